@@ -1,0 +1,187 @@
+import type { Socket } from 'node:net'
+import type { Logger } from 'pino'
+import { assign, emit, enqueueActions, fromCallback, raise, sendTo, setup, type ActorRefFrom } from 'xstate'
+import { decodeClientId, GET_CLIENT_ID } from '../protocol/client-id.ts'
+import { frameReader, type Framing } from '../protocol/frames.ts'
+import { fail, type Result } from '../protocol/result.ts'
+import type { Command, ProcessKind, ProcessView } from '../protocol/types.ts'
+
+type LinkInput = { socket: Socket; framing: Framing; maxReplyBytes: number }
+type LinkEvent = { type: 'link.frame'; frame: Buffer } | { type: 'link.closed'; reason: string }
+
+/** Owns the socket: writes each line it is sent, sends back one event per complete reply. */
+export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(({ input, sendBack, receive }) => {
+  const { socket } = input
+  const frames = frameReader(input.framing, input.maxReplyBytes)
+  let failure: string | undefined
+  socket.on('data', (chunk: Buffer) => {
+    const read = frames.push(chunk)
+    if (!read.ok) {
+      failure = `protocol error: ${read.message}`
+      socket.destroy()
+      return
+    }
+    for (const frame of read.value) sendBack({ type: 'link.frame', frame })
+  })
+  socket.on('error', (error) => (failure ??= `socket error: ${error.message}`)) // 'close' follows
+  socket.on('close', () => sendBack({ type: 'link.closed', reason: failure ?? 'the process closed the connection' }))
+  receive((event) => socket.write(event.line))
+  return () => socket.destroy()
+})
+
+export type Job = { id: number; command: Command; queuedAt: number }
+export type Input = {
+  socket: Socket
+  /** The port it came in on: the primary's has no handshake, a secondary's starts with one. */
+  role: 'primary' | 'secondary'
+  replyTimeoutMs: number
+  maxReplyBytes: number
+  log: Logger
+}
+type Context = Input & {
+  queue: Job[]
+  current?: Job & { sentAt: number }
+  kind?: ProcessKind
+  clientId?: number
+  view: ProcessView
+  closeReason?: string
+}
+type Events =
+  | ({ type: 'command' } & Job)
+  | LinkEvent
+  | { type: 'handshake'; result: ReturnType<typeof decodeClientId> }
+  | { type: 'close'; reason: string }
+type Emitted =
+  | { type: 'identified'; kind: ProcessKind; clientId?: number }
+  | { type: 'settled'; id: number; reply: Result<unknown> }
+  | { type: 'viewChanged'; before: ProcessView; after: ProcessView; line: string }
+
+const timedOut = (ms: number) => fail(`no reply within ${ms} ms`, 'REPLY_TIMEOUT')
+const label = ({ kind, clientId }: Pick<Context, 'kind' | 'clientId'>) =>
+  kind === undefined ? 'unidentified' : clientId === undefined ? kind : `${kind} ${clientId}`
+
+/** One connected SPP process: identifies it, queues its commands and keeps one in flight. */
+export const processConnection = setup({
+  types: {} as { input: Input; context: Context; events: Events; emitted: Emitted },
+  actors: { socketLink },
+  delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
+  guards: {
+    isPrimary: ({ context }) => context.role === 'primary',
+    hasQueue: ({ context }) => context.queue.length > 0,
+    currentCloses: ({ context }) => context.current?.command.closes === true,
+  },
+  actions: {
+    sendNext: enqueueActions(({ context: { queue: [job, ...rest] }, enqueue }) => {
+      if (!job) return
+      enqueue.assign({ current: { ...job, sentAt: performance.now() }, queue: rest })
+      enqueue.sendTo('link', { type: 'write', line: job.command.line })
+    }),
+    settle: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
+      const { current } = context
+      if (!current) return
+      const { line, track } = current.command
+      context.log.info(
+        { process: label(context), command: line, outcome: reply.ok ? 'ok' : reply.code, ms: Math.round(performance.now() - current.queuedAt) },
+        reply.ok ? 'command done' : `command failed: ${reply.message}`,
+      )
+      if (reply.ok && track) {
+        const after = track(context.view, reply.value)
+        enqueue.assign({ view: after })
+        enqueue.emit({ type: 'viewChanged', before: context.view, after, line })
+      }
+      enqueue.emit({ type: 'settled', id: current.id, reply })
+      enqueue.assign({ current: undefined })
+    }),
+    /** Fails every queued command without sending it. */
+    failQueue: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
+      for (const { id } of context.queue) enqueue.emit({ type: 'settled', id, reply })
+      enqueue.assign({ queue: [] })
+    }),
+    setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
+  },
+}).createMachine({
+  id: 'processConnection',
+  context: ({ input }) => ({ ...input, queue: [], view: {} }),
+  invoke: {
+    id: 'link',
+    src: 'socketLink',
+    input: ({ context }) => ({ socket: context.socket, framing: context.role === 'primary' ? 'fixed' : 'detect', maxReplyBytes: context.maxReplyBytes }),
+  },
+  on: {
+    command: { actions: assign({ queue: ({ context, event: { type: _, ...job } }) => [...context.queue, job] }) },
+    'link.closed': { target: '.closed', actions: { type: 'setCloseReason', params: ({ event }) => event.reason } },
+    close: { target: '.closed', actions: { type: 'setCloseReason', params: ({ event }) => event.reason } },
+  },
+  initial: 'starting',
+  states: {
+    starting: {
+      always: [
+        { guard: 'isPrimary', target: 'idle', actions: [assign({ kind: 'primary' }), emit({ type: 'identified', kind: 'primary' })] },
+        { target: 'identifying' },
+      ],
+    },
+    identifying: {
+      entry: sendTo('link', { type: 'write', line: GET_CLIENT_ID }),
+      on: {
+        'link.frame': { actions: raise(({ event }) => ({ type: 'handshake' as const, result: decodeClientId(event.frame) })) },
+        handshake: [
+          {
+            guard: ({ event }) => event.result.ok,
+            target: 'idle',
+            actions: enqueueActions(({ event: { result }, enqueue }) => {
+              if (!result.ok) return
+              enqueue.assign({ kind: result.value.kind, clientId: result.value.clientId })
+              enqueue.emit({ type: 'identified', ...result.value })
+            }),
+          },
+          { target: 'closed', actions: { type: 'setCloseReason', params: ({ event }) => `handshake failed: ${event.result.ok ? '' : event.result.message}` } },
+        ],
+      },
+      after: { replyTimeout: { target: 'closed', actions: { type: 'setCloseReason', params: 'no answer to _get_client_id' } } },
+    },
+    idle: {
+      always: { guard: 'hasQueue', target: 'awaitingReply' },
+      on: { 'link.frame': { target: 'closed', actions: { type: 'setCloseReason', params: 'protocol error: reply without a command' } } },
+    },
+    awaitingReply: {
+      entry: 'sendNext',
+      on: {
+        'link.frame': [
+          {
+            guard: 'currentCloses',
+            target: 'closed',
+            actions: [{ type: 'settle', params: ({ context, event }) => context.current!.command.decode(event.frame) }, { type: 'setCloseReason', params: 'exited on request' }],
+          },
+          { target: 'idle', actions: { type: 'settle', params: ({ context, event }) => context.current!.command.decode(event.frame) } },
+        ],
+      },
+      after: {
+        replyTimeout: {
+          target: 'discardingLateReply',
+          actions: [
+            { type: 'settle', params: ({ context }) => timedOut(context.replyTimeoutMs) },
+            { type: 'failQueue', params: ({ context }) => fail(`not sent: ${label(context)} did not answer the command before it`, 'PROCESS_UNRESPONSIVE') },
+          ],
+        },
+      },
+    },
+    // The late reply must still be read, or it would be taken as the answer to the next command.
+    // If it never comes the process is hung or lost a reply: drop it, so it reconnects on a clean channel.
+    discardingLateReply: {
+      on: { 'link.frame': { target: 'idle', actions: ({ context }) => context.log.warn({ process: label(context) }, 'late reply discarded') } },
+      after: { replyTimeout: { target: 'closed', actions: { type: 'setCloseReason', params: 'no reply to a timed-out command' } } },
+    },
+    closed: {
+      type: 'final', // stops the link (destroying the socket) and completes the actor
+      entry: [
+        { type: 'settle', params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED') },
+        { type: 'failQueue', params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED') },
+      ],
+    },
+  },
+})
+
+const closedMessage = (context: Context) => `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
+
+export type ProcessConnection = ActorRefFrom<typeof processConnection>
+export { label as processLabel }

@@ -1,0 +1,87 @@
+import { parseArgs } from 'node:util'
+import { DEFAULTS, startController } from './controller.ts'
+import { createLogger, LOG_LEVELS, type LogLevel } from './logger.ts'
+
+const HELP = `Usage: spp-ctl [options]
+
+Controller for SPP processes: listens for spp_primary and the secondaries
+(spp_nfv, spp_vm, spp_vf, spp_mirror) and serves the REST API.
+
+Options:
+  -b, --bind-addr ADDR        address of all three listeners (default ${DEFAULTS.host})
+  -p, --pri-port PORT         port spp_primary connects to (default ${DEFAULTS.primaryPort})
+  -s, --sec-port PORT         port the secondaries connect to (default ${DEFAULTS.secondaryPort})
+  -a, --api-port PORT         REST API port (default ${DEFAULTS.apiPort})
+      --command-timeout MS    how long a process may take to answer one command,
+                              and a new connection its handshake (default ${DEFAULTS.commandTimeoutMs})
+      --max-reply-bytes N     a longer reply drops the connection (default ${DEFAULTS.maxReplyBytes})
+      --max-unidentified N    connections allowed in their handshake at once (default ${DEFAULTS.maxUnidentified})
+      --max-body-bytes N      larger REST request bodies get 413 (default ${DEFAULTS.maxBodyBytes})
+      --http-timeout MS       how long a REST client may take to send a request (default ${DEFAULTS.httpRequestTimeoutMs})
+      --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); JSON lines on stderr
+  -h, --help                  show this text
+`
+
+const fail = (message: string): never => {
+  process.stderr.write(`spp-ctl: ${message}\n\n${HELP}`)
+  process.exit(2)
+}
+
+function integer(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback
+  const value = /^\d+$/.test(text) ? Number(text) : NaN
+  return value >= min && value <= max ? value : fail(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
+}
+
+const parsed = (() => {
+  try {
+    return parseArgs({
+      options: {
+        'bind-addr': { type: 'string', short: 'b' },
+        'pri-port': { type: 'string', short: 'p' },
+        'sec-port': { type: 'string', short: 's' },
+        'api-port': { type: 'string', short: 'a' },
+        'command-timeout': { type: 'string' },
+        'max-reply-bytes': { type: 'string' },
+        'max-unidentified': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
+        'http-timeout': { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values
+  } catch (error) {
+    return fail((error as Error).message)
+  }
+})()
+
+if (parsed.help) {
+  process.stdout.write(HELP)
+  process.exit(0)
+}
+const level = parsed['log-level'] ?? 'info'
+if (!(LOG_LEVELS as readonly string[]).includes(level)) fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
+const log = createLogger(level as LogLevel)
+
+const controller = await startController({
+  log,
+  host: parsed['bind-addr'] ?? DEFAULTS.host,
+  primaryPort: integer('pri-port', parsed['pri-port'], DEFAULTS.primaryPort, 0, 65535),
+  secondaryPort: integer('sec-port', parsed['sec-port'], DEFAULTS.secondaryPort, 0, 65535),
+  apiPort: integer('api-port', parsed['api-port'], DEFAULTS.apiPort, 0, 65535),
+  commandTimeoutMs: integer('command-timeout', parsed['command-timeout'], DEFAULTS.commandTimeoutMs, 1, 600_000),
+  maxReplyBytes: integer('max-reply-bytes', parsed['max-reply-bytes'], DEFAULTS.maxReplyBytes, 4096, 1 << 30),
+  maxUnidentified: integer('max-unidentified', parsed['max-unidentified'], DEFAULTS.maxUnidentified, 1, 100_000),
+  maxBodyBytes: integer('max-body-bytes', parsed['max-body-bytes'], DEFAULTS.maxBodyBytes, 1024, 1 << 30),
+  httpRequestTimeoutMs: integer('http-timeout', parsed['http-timeout'], DEFAULTS.httpRequestTimeoutMs, 1, 600_000),
+}).catch((error: Error) => fail(`cannot start: ${error.message}`))
+
+let stopping = false
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return
+    stopping = true
+    log.info({ signal }, 'shutting down')
+    void controller.close().then(() => process.exit(0))
+  })
+}

@@ -1,0 +1,73 @@
+import { once } from 'node:events'
+import type { Server } from 'node:http'
+import { lookup } from 'node:dns/promises'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import type { Logger } from 'pino'
+import { listenForProcesses } from './actors/process-listener.ts'
+import { Registry } from './actors/registry.ts'
+import { createApp } from './http/app.ts'
+
+export type ControllerOptions = {
+  host: string
+  primaryPort: number
+  secondaryPort: number
+  apiPort: number
+  commandTimeoutMs: number
+  maxReplyBytes: number
+  maxUnidentified: number
+  maxBodyBytes: number
+  /** How long an HTTP client may take to send its request. */
+  httpRequestTimeoutMs: number
+  log: Logger
+}
+
+export const DEFAULTS = {
+  host: 'localhost',
+  primaryPort: 5555,
+  secondaryPort: 6666,
+  apiPort: 7777,
+  commandTimeoutMs: 5000,
+  maxReplyBytes: 4 * 1024 * 1024,
+  maxUnidentified: 256,
+  maxBodyBytes: 64 * 1024,
+  httpRequestTimeoutMs: 10_000,
+} satisfies Omit<ControllerOptions, 'log'>
+
+/** Starts the process listeners and the REST API; `close` shuts both down gracefully. */
+export async function startController(options: ControllerOptions) {
+  const { log } = options
+  // SPP processes connect to an IPv4 literal, so all three listeners bind the IPv4 address of the
+  // name given (as SPP's controller did): `localhost` must not become ::1.
+  const { address: host } = await lookup(options.host, { family: 4 })
+  const registry = new Registry()
+  const processes = await listenForProcesses({ ...options, host, registry })
+  const app = createApp({ registry, log, maxBodyBytes: options.maxBodyBytes })
+  const server = serve({ fetch: app.fetch, hostname: host, port: options.apiPort }) as Server
+  server.headersTimeout = options.httpRequestTimeoutMs
+  server.requestTimeout = options.httpRequestTimeoutMs
+  await once(server, 'listening')
+  const apiPort = (server.address() as AddressInfo).port
+  log.info({ host, primaryPort: processes.primaryPort, secondaryPort: processes.secondaryPort, apiPort }, 'controller listening')
+
+  return {
+    registry,
+    app,
+    apiPort,
+    primaryPort: processes.primaryPort,
+    secondaryPort: processes.secondaryPort,
+    /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
+    async close() {
+      processes.close(false)
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      const grace = setTimeout(() => server.closeAllConnections(), options.commandTimeoutMs + 1000)
+      await drained
+      clearTimeout(grace)
+      processes.close(true)
+      log.info('controller stopped')
+    },
+  }
+}
+
+export type Controller = Awaited<ReturnType<typeof startController>>

@@ -1,0 +1,53 @@
+import { Hono, type Context } from 'hono'
+import { ask } from '../actors/ask.ts'
+import type { Registry } from '../actors/registry.ts'
+import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/vf.ts'
+import { ClassifierBody, CLIENT_ID_PATTERN, ComponentName, MirrorComponentBody, MirrorPortsBody, VfComponentBody, VfPortsBody } from './schemas.ts'
+import { check, readJson } from './validate.ts'
+
+const ID = `/:client_id{${CLIENT_ID_PATTERN}}`
+
+/** The endpoints vf and mirror share: status, components and their ports. */
+function componentRoutes<K extends 'vf' | 'mirror'>(
+  registry: Registry,
+  kind: K,
+  commands: ComponentCommands,
+  schemas: { component: typeof VfComponentBody; ports: typeof VfPortsBody | typeof MirrorPortsBody },
+) {
+  const process = (c: Context) => registry.secondary(kind, Number(c.req.param('client_id'))).connection
+  const name = (c: Context) => check(ComponentName, c.req.param('name'), 'name')
+  return new Hono()
+    .get(ID, async (c) => c.json(await ask(process(c), commands.status())))
+    .post(`${ID}/components`, async (c) => {
+      const target = process(c)
+      const { name, core, type } = await readJson(c, schemas.component)
+      await ask(target, commands.componentStart(name, core, type))
+      return c.body(null, 204)
+    })
+    .delete(`${ID}/components/:name`, async (c) => {
+      const target = process(c)
+      await ask(target, commands.componentStop(name(c)))
+      return c.body(null, 204)
+    })
+    .put(`${ID}/components/:name/ports`, async (c) => {
+      const target = process(c)
+      const component = name(c)
+      const body = await readJson(c, schemas.ports)
+      const vlan = 'vlan' in body ? (body.vlan ?? undefined) : undefined
+      await ask(target, body.action === 'attach' ? commands.portAdd(body.port, body.dir, component, vlan) : commands.portDel(body.port, body.dir, component))
+      return c.body(null, 204)
+    })
+}
+
+/** /v1/vfs/{client_id}: components, ports with vlan, classifier table. */
+export const vfRoutes = (registry: Registry) =>
+  componentRoutes(registry, 'vf', vfCommands, { component: VfComponentBody, ports: VfPortsBody }).put(`${ID}/classifier_table`, async (c) => {
+    const target = registry.secondary('vf', Number(c.req.param('client_id'))).connection
+    const body = await readJson(c, ClassifierBody)
+    await ask(target, vfCommands.classifierTable(body.action, body.mac_address, body.port, body.type === 'vlan' ? body.vlan : undefined))
+    return c.body(null, 204)
+  })
+
+/** /v1/mirrors/{client_id}: components and their ports. */
+export const mirrorRoutes = (registry: Registry) =>
+  componentRoutes(registry, 'mirror', mirrorCommands, { component: MirrorComponentBody, ports: MirrorPortsBody })
