@@ -1,0 +1,91 @@
+import { parseArgs } from 'node:util'
+import { FAULT_HELP, parseFault } from './faults.ts'
+import type { Faults } from './sim-process.ts'
+import type { SimSpec } from './start-sims.ts'
+import { startSims } from './start-sims.ts'
+
+const HELP = `Usage: spp-sim [options]
+
+Simulated SPP processes that connect to a controller and answer as spp_primary,
+spp_nfv, spp_vf and spp_mirror do. Example: spp-sim --primary --nfv 1 --vf 2
+
+Options:
+      --host ADDR        controller address (default 127.0.0.1)
+  -p, --pri-port PORT    controller's primary port (default 5555)
+  -s, --sec-port PORT    controller's secondary port (default 6666)
+      --primary          a primary
+      --nfv ID           an nfv with this client id (repeatable)
+      --vf ID            a vf with this client id (repeatable)
+      --mirror ID        a mirror with this client id (repeatable)
+      --poll-ms MS       vf/mirror read their socket once per MS, as SPP does (default 1000)
+      --fault FAULT      misbehave (repeatable):
+${FAULT_HELP}
+  -h, --help             show this text
+Processes reconnect when the controller closes their connection. Ctrl-C stops them.
+`
+
+const fail = (message: string): never => {
+  process.stderr.write(`spp-sim: ${message}\n\n${HELP}`)
+  process.exit(2)
+}
+const number = (text: string, what: string, min: number, max: number) =>
+  /^-?[0-9]+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : fail(`${what} must be an integer from ${min} to ${max}`)
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        'pri-port': { type: 'string', short: 'p', default: '5555' },
+        'sec-port': { type: 'string', short: 's', default: '6666' },
+        primary: { type: 'boolean' },
+        nfv: { type: 'string', multiple: true, default: [] },
+        vf: { type: 'string', multiple: true, default: [] },
+        mirror: { type: 'string', multiple: true, default: [] },
+        'poll-ms': { type: 'string', default: '1000' },
+        fault: { type: 'string', multiple: true, default: [] },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+  } catch (error) {
+    return fail((error as Error).message)
+  }
+})()
+if (values.help) {
+  process.stdout.write(HELP)
+  process.exit(0)
+}
+
+const specs: SimSpec[] = [
+  ...(values.primary ? [{ kind: 'primary' as const }] : []),
+  ...values.nfv.map((id) => ({ kind: 'nfv' as const, clientId: number(id, '--nfv', 0, 65535) })),
+  ...values.vf.map((id) => ({ kind: 'vf' as const, clientId: number(id, '--vf', -128, 127) })),
+  ...values.mirror.map((id) => ({ kind: 'mirror' as const, clientId: number(id, '--mirror', -128, 127) })),
+]
+if (specs.length === 0) fail('name at least one process (--primary, --nfv ID, --vf ID, --mirror ID)')
+const faults: Faults = {}
+for (const text of values.fault) {
+  const parsed = parseFault(text)
+  if (typeof parsed === 'string') fail(parsed)
+  Object.assign(faults, parsed)
+}
+
+const sims = await startSims(specs, {
+  host: values.host,
+  primaryPort: number(values['pri-port'], '--pri-port', 1, 65535),
+  secondaryPort: number(values['sec-port'], '--sec-port', 1, 65535),
+  pollMs: number(values['poll-ms'], '--poll-ms', 0, 60_000),
+  reconnect: true,
+  faults,
+}).catch((error: Error) => fail(`cannot connect: ${error.message}`))
+
+for (const sim of sims) {
+  process.stderr.write(`spp-sim: ${sim.label} connected\n`)
+  sim.on('command', (line) => process.stderr.write(`spp-sim: ${sim.label} <- ${JSON.stringify(line)}\n`))
+  sim.on('disconnected', () => process.stderr.write(`spp-sim: ${sim.label} disconnected\n`))
+}
+process.on('SIGINT', () => {
+  for (const sim of sims) sim.stop()
+  process.exit(0)
+})
+process.on('SIGTERM', () => process.emit('SIGINT'))

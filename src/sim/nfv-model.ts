@@ -1,0 +1,81 @@
+import { fixedReply, type Answer, type SimModel } from './wire.ts'
+
+const ADDABLE = new Set(['ring', 'vhost', 'pcap', 'nullpmd'])
+
+/**
+ * spp_nfv: never reports failure; every command but `status` and `_get_client_id` is answered with
+ * its own bytes, separators (and the colon of a port id) turned into NULs.
+ */
+export class NfvModel implements SimModel {
+  readonly clientId: number
+  /** DPDK port slots in number order; a deleted slot is reused by the next `add`. */
+  readonly slots: (string | undefined)[]
+  readonly patches = new Map<string, string>()
+  running = false
+  readonly #rings: number
+
+  constructor({ clientId = 1, phyPorts = 2, rings = 4 } = {}) {
+    this.clientId = clientId
+    this.slots = Array.from({ length: phyPorts }, (_, n) => `phy:${n}`)
+    this.#rings = rings
+  }
+
+  isStatus = (line: string) => line === 'status'
+
+  handle(line: string): Answer {
+    const [command, first, second] = line.split(' ').filter(Boolean)
+    const echo = () => ({ reply: fixedReply(command === 'add' || command === 'del' || command === 'patch' ? line.replace(/[ :]/g, '\0') : line.replaceAll(' ', '\0')) })
+    switch (command) {
+      case '_get_client_id':
+        return { reply: fixedReply(String(this.clientId)) }
+      case 'status':
+        return { reply: fixedReply(JSON.stringify(this.#status())) }
+      case 'forward':
+      case 'stop':
+        this.running = command === 'forward'
+        return echo()
+      case 'add':
+        if (first) this.#add(first)
+        return echo()
+      case 'del':
+        this.running = false // the process stops forwarding on every del
+        if (first) this.#del(first)
+        return echo()
+      case 'patch':
+        if (first === 'reset') this.patches.clear()
+        else if (first && second && this.slots.includes(first) && this.slots.includes(second)) this.patches.set(first, second)
+        return echo()
+      case 'exit':
+        return { ...echo(), exit: true }
+      default:
+        return echo()
+    }
+  }
+
+  #status() {
+    const ports = this.slots.filter((port) => port !== undefined)
+    const patches = ports.flatMap((src) => (this.patches.has(src) ? [{ src, dst: this.patches.get(src)! }] : []))
+    return { 'client-id': this.clientId, status: this.running ? 'running' : 'idling', ports, patches }
+  }
+
+  #add(port: string) {
+    const [type = '', index = ''] = port.split(':')
+    if (!/^[0-9]+$/.test(index) || this.slots.includes(port)) return
+    if (!ADDABLE.has(type)) {
+      this.slots[0] = 'udf' // the real process overwrites slot 0 with an undefined-type port
+      return
+    }
+    if (type === 'ring' && Number(index) >= this.#rings) return // the primary has no such ring
+    const free = this.slots.indexOf(undefined)
+    this.slots[free === -1 ? this.slots.length : free] = port
+  }
+
+  #del(port: string) {
+    const slot = this.slots.indexOf(port)
+    if (slot === -1) return
+    this.slots[slot] = undefined
+    this.patches.delete(port)
+    const pointing = this.slots.find((src) => src !== undefined && this.patches.get(src) === port)
+    if (pointing) this.patches.delete(pointing) // only the first, as the real process does
+  }
+}

@@ -1,0 +1,36 @@
+import { FIXED_REPLY_BYTES } from '../protocol/frames.ts'
+
+/** A primary/nfv reply: the text, NUL-padded to exactly 2048 bytes. */
+export function fixedReply(text: string): Buffer {
+  const reply = Buffer.alloc(FIXED_REPLY_BYTES)
+  reply.write(text.slice(0, FIXED_REPLY_BYTES - 1), 'latin1')
+  return reply
+}
+
+// vf and mirror build JSON by concatenation with their own spacing, reproduced here byte for byte:
+// `{ "a": 1, "b": [ 1, 2 ] }`, and an empty array is `[  ]`.
+export const jsonObject = (members: [string, string][]) => `{ ${members.map(([key, value]) => `"${key}": ${value}`).join(', ')} }`
+export const jsonArray = (items: string[]) => `[ ${items.join(', ')} ]`
+export const jsonString = (text: string) => `"${text}"`
+
+export const SUCCESS = jsonArray([jsonObject([['result', jsonString('success')]])])
+export const successReply = (...extra: [string, string][]) => jsonObject([['results', SUCCESS], ...extra])
+export const errorReply = (message: string) =>
+  jsonObject([
+    ['results', jsonArray([jsonObject([['result', jsonString('error')], ['error_details', jsonObject([['message', jsonString(message)]])]])])],
+  ])
+
+/** Numbers as the processes read them (C strtoul, base 0): 0x1f is hex, a leading 0 means octal. */
+export function parseCNumber(token: string | undefined): number {
+  if (token === undefined) return NaN
+  if (/^0[xX][0-9a-fA-F]+$/.test(token)) return parseInt(token.slice(2), 16)
+  if (/^0[0-7]*$/.test(token)) return parseInt(token, 8)
+  if (/^[1-9][0-9]*$/.test(token)) return Number(token)
+  return NaN
+}
+
+/** A process's answer to one command: bytes to send (or none), and whether it exits afterwards. */
+export type Answer = { reply?: Buffer; exit?: boolean; hang?: boolean }
+
+/** What every simulated process does: answer one command line. */
+export type SimModel = { handle(line: string): Answer; readonly isStatus: (line: string) => boolean }
