@@ -1,0 +1,164 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { nfvCommands as nfv } from '../../src/protocol/nfv.ts'
+import { primaryCommands } from '../../src/protocol/primary.ts'
+import { vfCommands } from '../../src/protocol/vf.ts'
+import { fixedReply } from '../../src/sim/wire.ts'
+import { fakeConnection, flush } from '../helpers/fake-link.ts'
+
+const NFV_STATUS = (status: string) => fixedReply(`{"client-id":1,"status":"${status}","ports":[],"patches":[]}`)
+const identifiedNfv = () => {
+  const c = fakeConnection('secondary')
+  c.reply(fixedReply('1'))
+  return c
+}
+
+test('a secondary is asked _get_client_id first and identified from the reply', () => {
+  const c = fakeConnection('secondary')
+  assert.equal(c.written, ['_get_client_id'])
+  assert.is(c.state(), 'identifying')
+  c.reply(fixedReply('7'))
+  assert.equal(c.identified, [{ type: 'identified', kind: 'nfv', clientId: 7 }])
+  assert.is(c.state(), 'idle')
+})
+
+test('the primary has no handshake: it is identified at once and nothing is written', () => {
+  const c = fakeConnection('primary')
+  assert.equal(c.written, [])
+  assert.equal(c.identified, [{ type: 'identified', kind: 'primary' }])
+})
+
+test('a peer that never answers the handshake is dropped after the timeout', () => {
+  const c = fakeConnection('secondary', 500)
+  c.clock.increment(499)
+  assert.is(c.actor.getSnapshot().status, 'active')
+  c.clock.increment(1)
+  assert.is(c.actor.getSnapshot().status, 'done')
+  assert.match(c.actor.getSnapshot().context.closeReason!, /no answer to _get_client_id/)
+})
+
+test('an undecodable handshake reply closes the connection', () => {
+  const c = fakeConnection('secondary')
+  c.reply(fixedReply('hello'))
+  assert.is(c.actor.getSnapshot().status, 'done')
+  assert.match(c.actor.getSnapshot().context.closeReason!, /handshake failed/)
+})
+
+test('commands are queued and only one is in flight; each gets its own reply', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.addPort('ring:0'))
+  void c.ask(nfv.forward())
+  void c.ask(nfv.status())
+  assert.equal(c.written, ['_get_client_id', 'add ring:0'])
+  c.reply(fixedReply('add\0ring\u00000'))
+  assert.equal(c.written.slice(1), ['add ring:0', 'forward'])
+  c.reply(fixedReply('forward'))
+  assert.equal(c.written.slice(1), ['add ring:0', 'forward', 'status'])
+  c.reply(NFV_STATUS('running'))
+  await flush()
+  assert.equal(c.outcomes, ['ok', 'ok', 'ok {"client-id":1,"status":"Running","ports":[],"patches":[]}'])
+})
+
+test('Running/Idle is tracked from forward, stop, del and status', () => {
+  const c = identifiedNfv()
+  const status = () => c.actor.getSnapshot().context.view.status
+  void c.ask(nfv.forward())
+  c.reply(fixedReply('forward'))
+  assert.is(status(), 'Running')
+  void c.ask(nfv.delPort('ring:0'))
+  c.reply(fixedReply('del'))
+  assert.is(status(), 'Idle')
+  void c.ask(nfv.status())
+  c.reply(NFV_STATUS('running'))
+  assert.is(status(), 'Running')
+})
+
+test('a command without a reply fails with a timeout, and commands queued behind it are not sent', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.status())
+  void c.ask(nfv.forward())
+  c.clock.increment(1000)
+  await flush()
+  assert.equal(c.written.slice(1), ['status'])
+  assert.match(c.outcomes[0]!, /^REPLY_TIMEOUT no reply within 1000 ms/)
+  assert.match(c.outcomes[1]!, /^PROCESS_UNRESPONSIVE not sent: nfv 1 did not answer/)
+})
+
+test('a late reply is discarded, never taken as the answer to the next command', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.status())
+  c.clock.increment(1000)
+  void c.ask(nfv.status()) // queued while the late reply is awaited
+  assert.equal(c.written.slice(1), ['status'])
+  c.reply(NFV_STATUS('idling')) // the late answer to the first status
+  assert.equal(c.written.slice(1), ['status', 'status'])
+  c.reply(NFV_STATUS('running'))
+  await flush()
+  assert.is(c.outcomes.length, 2)
+  assert.match(c.outcomes[1]!, /"status":"Running"/)
+})
+
+test('if the late reply never comes the connection is dropped, failing what waited', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.status())
+  c.clock.increment(1000)
+  void c.ask(nfv.forward())
+  c.clock.increment(1000)
+  await flush()
+  assert.is(c.actor.getSnapshot().status, 'done')
+  assert.match(c.outcomes[1]!, /^CONNECTION_CLOSED .*no reply to a timed-out command/)
+})
+
+test('a disconnect fails the command in flight and every queued one, with the reason', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.status())
+  void c.ask(nfv.forward())
+  c.close('socket error: ECONNRESET')
+  await flush()
+  assert.equal(c.outcomes, [
+    'CONNECTION_CLOSED connection to nfv 1 closed: socket error: ECONNRESET',
+    'CONNECTION_CLOSED connection to nfv 1 closed: socket error: ECONNRESET',
+  ])
+  await c.ask(nfv.status())
+  assert.match(c.outcomes[2]!, /^CONNECTION_CLOSED/)
+})
+
+test('a reply that arrives when no command was sent is a protocol error that drops the connection', () => {
+  const c = identifiedNfv()
+  c.reply(fixedReply('surprise'))
+  assert.is(c.actor.getSnapshot().status, 'done')
+  assert.match(c.actor.getSnapshot().context.closeReason!, /reply without a command/)
+})
+
+test('exit: the reply is the last word, then the connection is closed by the controller', async () => {
+  const c = fakeConnection('primary')
+  void c.ask(primaryCommands.exit())
+  assert.equal(c.written, ['exit'])
+  c.reply(fixedReply('exit'))
+  await flush()
+  assert.equal(c.outcomes, ['ok'])
+  assert.is(c.actor.getSnapshot().status, 'done')
+})
+
+test('a vf rejection settles the command with the process message and keeps the connection', async () => {
+  const c = fakeConnection('secondary')
+  c.reply('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }')
+  void c.ask(vfCommands.componentStart('fw1', 2, 'forward'))
+  c.reply('{ "results": [ { "result": "error", "error_details": { "message": "bad value(component name)" } } ] }')
+  await flush()
+  assert.equal(c.outcomes, ['COMMAND_REJECTED command error: bad value(component name)'])
+  assert.is(c.state(), 'idle')
+})
+
+test('a close event (replaced by a new connection) fails pending commands and sends nothing more', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.status())
+  void c.ask(nfv.forward())
+  c.actor.send({ type: 'close', reason: 'replaced by a new connection with the same identity' })
+  await flush()
+  assert.equal(c.written.slice(1), ['status'])
+  assert.is(c.outcomes.length, 2)
+  for (const outcome of c.outcomes) assert.match(outcome, /replaced by a new connection/)
+})
+
+test.run()

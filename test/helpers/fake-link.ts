@@ -1,0 +1,48 @@
+import type { Socket } from 'node:net'
+import { createActor, fromCallback, SimulatedClock } from 'xstate'
+import { ask } from '../../src/actors/ask.ts'
+import { processConnection } from '../../src/actors/process-connection.ts'
+import { silentLogger } from '../../src/logger.ts'
+import type { Command } from '../../src/protocol/types.ts'
+
+type LinkEvent = { type: 'link.frame'; frame: Buffer } | { type: 'link.closed'; reason: string }
+
+/** A process connection whose socket is a script: see what it writes, play what the process says. */
+export function fakeConnection(role: 'primary' | 'secondary', replyTimeoutMs = 1000) {
+  const written: string[] = []
+  let sendBack: ((event: LinkEvent) => void) | undefined
+  const link = fromCallback<{ type: 'write'; line: string }>(({ sendBack: back, receive }) => {
+    sendBack = back as (event: LinkEvent) => void
+    receive((event) => written.push(event.line))
+  })
+  const clock = new SimulatedClock()
+  const actor = createActor(processConnection.provide({ actors: { socketLink: link } }), {
+    clock,
+    input: { socket: {} as Socket, role, replyTimeoutMs, maxReplyBytes: 1 << 20, log: silentLogger() },
+  })
+  const identified: unknown[] = []
+  actor.on('identified', (event) => identified.push(event))
+  actor.start()
+  /** Every outcome of `ask`, as it settles (microtasks run on await). */
+  const outcomes: string[] = []
+  return {
+    actor,
+    clock,
+    written,
+    identified,
+    outcomes,
+    reply: (frame: Buffer | string) => sendBack!({ type: 'link.frame', frame: typeof frame === 'string' ? Buffer.from(frame) : frame }),
+    close: (reason = 'the process closed the connection') => sendBack!({ type: 'link.closed', reason }),
+    ask<T>(command: Command<T>) {
+      const result = ask(actor, command)
+      result.then(
+        (value) => outcomes.push(`ok ${JSON.stringify(value) ?? ''}`.trim()),
+        (error: Error & { code: string }) => outcomes.push(`${error.code} ${error.message}`),
+      )
+      return result.catch(() => undefined)
+    },
+    state: () => actor.getSnapshot().value,
+  }
+}
+
+export const flush = () => new Promise<void>((resolve) => setImmediate(resolve))

@@ -1,0 +1,70 @@
+import { once } from 'node:events'
+import { startController, DEFAULTS, type Controller, type ControllerOptions } from '../../src/controller.ts'
+import { silentLogger } from '../../src/logger.ts'
+import type { SimProcess } from '../../src/sim/sim-process.ts'
+import { startSims, type SimSpec, type SimTarget } from '../../src/sim/start-sims.ts'
+
+export type Reply = { status: number; type: string | null; text: string; json: () => unknown; headers: Headers }
+
+/** A controller on ephemeral loopback ports with simulated processes, all identified. */
+export type Harness = {
+  controller: Controller
+  sims: SimProcess[]
+  sim(label: string): SimProcess
+  /** Sends one REST request; a body object is sent as JSON text. */
+  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>
+  /** Starts more processes and waits until the controller has registered them. */
+  connect(specs: SimSpec[], target?: Partial<SimTarget>): Promise<SimProcess[]>
+  close(): Promise<void>
+}
+
+export async function startHarness(specs: SimSpec[], options: Partial<ControllerOptions> & { sim?: Partial<SimTarget> } = {}): Promise<Harness> {
+  const controller = await startController({ ...DEFAULTS, host: '127.0.0.1', primaryPort: 0, secondaryPort: 0, apiPort: 0, commandTimeoutMs: 2000, log: silentLogger(), ...options })
+  const sims: SimProcess[] = []
+  const connect = async (more: SimSpec[], target: Partial<SimTarget> = {}) => {
+    const registered = Promise.all(more.map(() => once(controller.registry, 'registered')))
+    const started = await startSims(more, { primaryPort: controller.primaryPort, secondaryPort: controller.secondaryPort, ...options.sim, ...target })
+    sims.push(...started)
+    await registered
+    return started
+  }
+  try {
+    await connect(specs)
+  } catch (error) {
+    await controller.close()
+    throw error
+  }
+  const base = `http://127.0.0.1:${controller.apiPort}`
+  return {
+    controller,
+    sims,
+    connect,
+    sim: (label) => sims.find((s) => s.label === label) ?? assertNever(label),
+    async api(method, path, body, headers = {}) {
+      const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+      const text = await response.text()
+      return { status: response.status, type: response.headers.get('content-type'), text, json: () => JSON.parse(text), headers: response.headers }
+    },
+    async close() {
+      for (const sim of sims) sim.stop()
+      await controller.close()
+    },
+  }
+}
+
+const assertNever = (label: string): never => {
+  throw new Error(`no simulated ${label}`)
+}
+
+/** Runs a test body against a fresh harness and always closes it. */
+export async function withHarness(specs: SimSpec[], body: (h: Harness) => Promise<void>, options?: Parameters<typeof startHarness>[1]) {
+  const harness = await startHarness(specs, options)
+  try {
+    await body(harness)
+  } finally {
+    await harness.close()
+  }
+}
+
+/** The commands a process received after its handshake. */
+export const commandsOf = (sim: SimProcess) => (sim.options.kind === 'primary' ? sim.received : sim.received.slice(1))
