@@ -1,4 +1,3 @@
-import { once } from 'node:events'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from './controller.ts'
 import { createLogger } from './logger.ts'
@@ -9,7 +8,8 @@ const { values } = parseArgs({ options: { 'poll-ms': { type: 'string', default: 
 const log = createLogger(values['log-level'] as 'info')
 const controller = await startController({ ...DEFAULTS, log })
 const specs: SimSpec[] = [{ kind: 'primary' }, { kind: 'nfv', clientId: 1 }, { kind: 'vf', clientId: 2 }, { kind: 'mirror', clientId: 3 }]
-const registered = Promise.all(specs.map(() => once(controller.registry, 'registered')))
+let pending = specs.length
+const registered = new Promise<void>((resolve) => controller.registry.on('registered', () => --pending === 0 && resolve()))
 const sims = await startSims(specs, {
   primaryPort: controller.primaryPort,
   secondaryPort: controller.secondaryPort,

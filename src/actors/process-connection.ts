@@ -6,8 +6,8 @@ import { frameReader, type Framing } from '../protocol/frames.ts'
 import { fail, type Result } from '../protocol/result.ts'
 import type { Command, ProcessKind, ProcessView } from '../protocol/types.ts'
 
-type LinkInput = { socket: Socket; framing: Framing; maxReplyBytes: number }
-type LinkEvent = { type: 'link.frame'; frame: Buffer } | { type: 'link.closed'; reason: string }
+export type LinkInput = { socket: Socket; framing: Framing; maxReplyBytes: number }
+export type LinkEvent = { type: 'link.frame'; frame: Buffer } | { type: 'link.closed'; reason: string }
 
 /** Owns the socket: writes each line it is sent, sends back one event per complete reply. */
 export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(({ input, sendBack, receive }) => {

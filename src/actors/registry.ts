@@ -55,8 +55,11 @@ export class Registry extends EventEmitter<RegistryEvents> {
     return this.#primary ? [this.#primary, ...this.#secondaries.values()] : [...this.#secondaries.values()]
   }
 
+  /** The primary first, then the secondaries by client id: stable for dashboards that diff it. */
   list(): ProcessListing[] {
-    return this.entries().map(({ kind, clientId }) => (kind === 'primary' ? { type: kind } : { type: kind, 'client-id': clientId! }))
+    return this.entries()
+      .sort((a, b) => (a.clientId ?? -Infinity) - (b.clientId ?? -Infinity))
+      .map(({ kind, clientId }) => (kind === 'primary' ? { type: kind } : { type: kind, 'client-id': clientId! }))
   }
 
   #slot(entry: ProcessEntry) {

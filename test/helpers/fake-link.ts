@@ -1,18 +1,17 @@
 import type { Socket } from 'node:net'
 import { createActor, fromCallback, SimulatedClock } from 'xstate'
 import { ask } from '../../src/actors/ask.ts'
-import { processConnection } from '../../src/actors/process-connection.ts'
+import { processConnection, type LinkEvent, type LinkInput } from '../../src/actors/process-connection.ts'
 import { silentLogger } from '../../src/logger.ts'
 import type { Command } from '../../src/protocol/types.ts'
 
-type LinkEvent = { type: 'link.frame'; frame: Buffer } | { type: 'link.closed'; reason: string }
 
 /** A process connection whose socket is a script: see what it writes, play what the process says. */
 export function fakeConnection(role: 'primary' | 'secondary', replyTimeoutMs = 1000) {
   const written: string[] = []
   let sendBack: ((event: LinkEvent) => void) | undefined
-  const link = fromCallback<{ type: 'write'; line: string }>(({ sendBack: back, receive }) => {
-    sendBack = back as (event: LinkEvent) => void
+  const link = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(({ sendBack: back, receive }) => {
+    sendBack = back
     receive((event) => written.push(event.line))
   })
   const clock = new SimulatedClock()

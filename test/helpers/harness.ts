@@ -1,4 +1,3 @@
-import { once } from 'node:events'
 import { startController, DEFAULTS, type Controller, type ControllerOptions } from '../../src/controller.ts'
 import { silentLogger } from '../../src/logger.ts'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
@@ -11,20 +10,26 @@ export type Harness = {
   controller: Controller
   sims: SimProcess[]
   sim(label: string): SimProcess
-  /** Sends one REST request; a body object is sent as JSON text. */
+  /** Sends one REST request; a body object is sent as JSON text, a string or bytes as they are. */
   api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>
   /** Starts more processes and waits until the controller has registered them. */
   connect(specs: SimSpec[], target?: Partial<SimTarget>): Promise<SimProcess[]>
+  /** Starts more processes, waiting only for their TCP connections. */
+  spawn(specs: SimSpec[], target?: Partial<SimTarget>): Promise<SimProcess[]>
   close(): Promise<void>
 }
 
 export async function startHarness(specs: SimSpec[], options: Partial<ControllerOptions> & { sim?: Partial<SimTarget> } = {}): Promise<Harness> {
   const controller = await startController({ ...DEFAULTS, host: '127.0.0.1', primaryPort: 0, secondaryPort: 0, apiPort: 0, commandTimeoutMs: 2000, log: silentLogger(), ...options })
   const sims: SimProcess[] = []
-  const connect = async (more: SimSpec[], target: Partial<SimTarget> = {}) => {
-    const registered = Promise.all(more.map(() => once(controller.registry, 'registered')))
+  const spawn = async (more: SimSpec[], target: Partial<SimTarget> = {}) => {
     const started = await startSims(more, { primaryPort: controller.primaryPort, secondaryPort: controller.secondaryPort, ...options.sim, ...target })
     sims.push(...started)
+    return started
+  }
+  const connect = async (more: SimSpec[], target: Partial<SimTarget> = {}) => {
+    const registered = registrations(controller, more.length)
+    const started = await spawn(more, target)
     await registered
     return started
   }
@@ -39,9 +44,10 @@ export async function startHarness(specs: SimSpec[], options: Partial<Controller
     controller,
     sims,
     connect,
+    spawn,
     sim: (label) => sims.find((s) => s.label === label) ?? assertNever(label),
     async api(method, path, body, headers = {}) {
-      const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+      const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body) })
       const text = await response.text()
       return { status: response.status, type: response.headers.get('content-type'), text, json: () => JSON.parse(text), headers: response.headers }
     },
@@ -68,3 +74,17 @@ export async function withHarness(specs: SimSpec[], body: (h: Harness) => Promis
 
 /** The commands a process received after its handshake. */
 export const commandsOf = (sim: SimProcess) => (sim.options.kind === 'primary' ? sim.received : sim.received.slice(1))
+
+/** Resolves once the controller has registered `count` more processes. */
+export function registrations(controller: Controller, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0
+    const onRegistered = () => {
+      if (++seen < count) return
+      controller.registry.off('registered', onRegistered)
+      resolve()
+    }
+    if (count === 0) resolve()
+    else controller.registry.on('registered', onRegistered)
+  })
+}
