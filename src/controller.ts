@@ -43,9 +43,17 @@ export async function startController(options: ControllerOptions) {
   const registry = new Registry()
   const processes = await listenForProcesses({ ...options, host, registry })
   const app = createApp({ registry, log, maxBodyBytes: options.maxBodyBytes })
-  const server = serve({ fetch: app.fetch, hostname: host, port: options.apiPort }) as Server
-  server.headersTimeout = options.httpRequestTimeoutMs
-  server.requestTimeout = options.httpRequestTimeoutMs
+  const server = serve({
+    fetch: app.fetch,
+    hostname: host,
+    port: options.apiPort,
+    // A client that is slow to send its request, or sends half of it and stops, is cut off.
+    serverOptions: {
+      headersTimeout: options.httpRequestTimeoutMs,
+      requestTimeout: options.httpRequestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, options.httpRequestTimeoutMs),
+    },
+  }) as Server
   await once(server, 'listening')
   const apiPort = (server.address() as AddressInfo).port
   log.info({ host, primaryPort: processes.primaryPort, secondaryPort: processes.secondaryPort, apiPort }, 'controller listening')

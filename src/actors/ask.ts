@@ -1,5 +1,6 @@
 import { ControllerError } from '../errors.ts'
 import { isSafeLine } from '../protocol/line.ts'
+import { requestContext } from '../request-context.ts'
 import type { Command } from '../protocol/types.ts'
 import type { ProcessConnection } from './process-connection.ts'
 
@@ -19,6 +20,6 @@ export function ask<T>(connection: ProcessConnection, command: Command<T>): Prom
       if (reply.ok) resolve(reply.value as T)
       else reject(new ControllerError(reply.code, reply.message))
     })
-    connection.send({ type: 'command', id, command: command as Command, queuedAt: performance.now() })
+    connection.send({ type: 'command', id, command: command as Command, queuedAt: performance.now(), requestId: requestContext.getStore()?.requestId })
   })
 }

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { assign, emit, enqueueActions, fromCallback, raise, sendTo, setup, type ActorRefFrom } from 'xstate'
-import { decodeClientId, GET_CLIENT_ID } from '../protocol/client-id.ts'
+import { assign, enqueueActions, fromCallback, raise, sendTo, setup, type ActorRefFrom } from 'xstate'
+import { HANDSHAKES, type Identity } from '../protocol/client-id.ts'
 import { frameReader, type Framing } from '../protocol/frames.ts'
 import { fail, type Result } from '../protocol/result.ts'
 import type { Command, ProcessKind, ProcessView } from '../protocol/types.ts'
@@ -29,7 +29,8 @@ export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInpu
   return () => socket.destroy()
 })
 
-export type Job = { id: number; command: Command; queuedAt: number }
+/** A queued command; `requestId` names the HTTP request it serves, in the logs. */
+export type Job = { id: number; command: Command; queuedAt: number; requestId?: string }
 export type Input = {
   socket: Socket
   /** The port it came in on: the primary's has no handshake, a secondary's starts with one. */
@@ -49,7 +50,7 @@ type Context = Input & {
 type Events =
   | ({ type: 'command' } & Job)
   | LinkEvent
-  | { type: 'handshake'; result: ReturnType<typeof decodeClientId> }
+  | { type: 'handshake'; result: Result<Identity> }
   | { type: 'close'; reason: string }
 type Emitted =
   | { type: 'identified'; kind: ProcessKind; clientId?: number }
@@ -66,7 +67,6 @@ export const processConnection = setup({
   actors: { socketLink },
   delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
   guards: {
-    isPrimary: ({ context }) => context.role === 'primary',
     hasQueue: ({ context }) => context.queue.length > 0,
     currentCloses: ({ context }) => context.current?.command.closes === true,
   },
@@ -81,7 +81,7 @@ export const processConnection = setup({
       if (!current) return
       const { line, track } = current.command
       context.log.info(
-        { process: label(context), command: line, outcome: reply.ok ? 'ok' : reply.code, ms: Math.round(performance.now() - current.queuedAt) },
+        { req: current.requestId, process: label(context), command: line, outcome: reply.ok ? 'ok' : reply.code, ms: Math.round(performance.now() - current.queuedAt) },
         reply.ok ? 'command done' : `command failed: ${reply.message}`,
       )
       if (reply.ok && track) {
@@ -112,18 +112,12 @@ export const processConnection = setup({
     'link.closed': { target: '.closed', actions: { type: 'setCloseReason', params: ({ event }) => event.reason } },
     close: { target: '.closed', actions: { type: 'setCloseReason', params: ({ event }) => event.reason } },
   },
-  initial: 'starting',
+  initial: 'identifying',
   states: {
-    starting: {
-      always: [
-        { guard: 'isPrimary', target: 'idle', actions: [assign({ kind: 'primary' }), emit({ type: 'identified', kind: 'primary' })] },
-        { target: 'identifying' },
-      ],
-    },
     identifying: {
-      entry: sendTo('link', { type: 'write', line: GET_CLIENT_ID }),
+      entry: sendTo('link', ({ context }) => ({ type: 'write' as const, line: HANDSHAKES[context.role].line })),
       on: {
-        'link.frame': { actions: raise(({ event }) => ({ type: 'handshake' as const, result: decodeClientId(event.frame) })) },
+        'link.frame': { actions: raise(({ context, event }) => ({ type: 'handshake' as const, result: HANDSHAKES[context.role].decode(event.frame) })) },
         handshake: [
           {
             guard: ({ event }) => event.result.ok,
@@ -137,7 +131,7 @@ export const processConnection = setup({
           { target: 'closed', actions: { type: 'setCloseReason', params: ({ event }) => `handshake failed: ${event.result.ok ? '' : event.result.message}` } },
         ],
       },
-      after: { replyTimeout: { target: 'closed', actions: { type: 'setCloseReason', params: 'no answer to _get_client_id' } } },
+      after: { replyTimeout: { target: 'closed', actions: { type: 'setCloseReason', params: ({ context }) => `no answer to ${HANDSHAKES[context.role].line}` } } },
     },
     idle: {
       always: { guard: 'hasQueue', target: 'awaitingReply' },

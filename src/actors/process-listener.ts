@@ -13,7 +13,7 @@ export type ProcessListenerOptions = {
   commandTimeoutMs: number
   /** A reply larger than this drops the connection (the process reconnects). */
   maxReplyBytes: number
-  /** Connections still in their handshake beyond this number are refused at once. */
+  /** At most this many connections in their handshake: a new one beyond it evicts the oldest. */
   maxUnidentified: number
   registry: Registry
   log: Logger
@@ -23,32 +23,31 @@ export type ProcessListenerOptions = {
 export async function listenForProcesses(options: ProcessListenerOptions) {
   const { registry, log } = options
   const live = new Set<ProcessConnection>()
-  let unidentified = 0
+  // In arrival order. A real process answers its handshake in milliseconds (nfv) or about a second
+  // (vf, mirror), so when silent peers fill the cap the oldest is the one to let go.
+  const handshaking = new Set<ProcessConnection>()
 
   const accept = (role: 'primary' | 'secondary') => (socket: Socket) => {
     const peer = `${socket.remoteAddress}:${socket.remotePort}`
-    if (unidentified >= options.maxUnidentified) {
-      log.warn({ peer, port: role }, 'connection refused: too many connections still in their handshake')
-      socket.destroy()
-      return
+    const [oldest] = handshaking
+    if (oldest && handshaking.size >= options.maxUnidentified) {
+      handshaking.delete(oldest)
+      oldest.send({ type: 'close', reason: `evicted: more than ${options.maxUnidentified} connections in their handshake` })
     }
     socket.setNoDelay(true)
     socket.setKeepAlive(true, 10_000) // notices a process whose host vanished without closing
-    unidentified++
-    let identified = false
     const connection = createActor(processConnection, {
       input: { socket, role, replyTimeoutMs: options.commandTimeoutMs, maxReplyBytes: options.maxReplyBytes, log },
     })
     connection.on('identified', ({ kind, clientId }) => {
-      identified = true
-      unidentified--
+      handshaking.delete(connection)
       const process = processLabel({ kind, clientId })
       log.info({ process, peer }, 'process identified')
       registry.register({ kind, clientId, connection })
     })
     connection.subscribe({
       complete: () => {
-        if (!identified) unidentified--
+        handshaking.delete(connection)
         live.delete(connection)
         registry.unregister(connection)
         const { kind, clientId, closeReason } = connection.getSnapshot().context
@@ -56,6 +55,7 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
       },
     })
     live.add(connection)
+    handshaking.add(connection)
     log.debug({ peer, port: role }, 'connection accepted')
     connection.start()
   }

@@ -4,6 +4,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed'
 import { requestId, type RequestIdVariables } from 'hono/request-id'
 import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
+import { requestContext } from '../request-context.ts'
 import { mirrorRoutes, vfRoutes } from './component-routes.ts'
 import { notFound, onError } from './errors.ts'
 import { nfvRoutes } from './nfv-routes.ts'
@@ -17,7 +18,7 @@ export function createApp({ registry, log, maxBodyBytes }: AppOptions) {
   app.use(requestId())
   app.use(async (c, next) => {
     const started = performance.now()
-    await next()
+    await requestContext.run({ requestId: c.get('requestId') }, next)
     const { status } = c.res
     log[status >= 500 ? 'warn' : 'info'](
       { req: c.get('requestId'), method: c.req.method, path: c.req.path, status, ms: Math.round(performance.now() - started) },

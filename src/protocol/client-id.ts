@@ -1,8 +1,9 @@
 import * as v from 'valibot'
-import { decodeResults } from './replies.ts'
+import { PrimaryStatus } from './primary.ts'
+import { decodeJsonText, decodeResults } from './replies.ts'
 import { fail, ok, type Result } from './result.ts'
 import { cString, preview } from './text.ts'
-import type { SecondaryKind } from './types.ts'
+import type { ProcessKind, SecondaryKind } from './types.ts'
 
 /** The handshake command sent to every secondary right after it connects. */
 export const GET_CLIENT_ID = '_get_client_id'
@@ -20,4 +21,22 @@ export function decodeClientId(frame: Buffer): Result<{ kind: SecondaryKind; cli
   const digits = /^\s*(\d{1,5})\s*$/.exec(text.value)?.[1]
   if (digits === undefined || Number(digits) > 65535) return fail(`unexpected _get_client_id reply: ${preview(text.value)}`)
   return ok({ kind: 'nfv', clientId: Number(digits) })
+}
+
+export type Identity = { kind: ProcessKind; clientId?: number }
+
+/**
+ * How a new connection proves what it is. A secondary names itself with `_get_client_id`. The
+ * primary has no handshake in SPP; it is probed with `status` (read-only, answered at once), so
+ * that a peer which merely connects to the primary port cannot take the primary's place.
+ */
+export const HANDSHAKES: Record<'primary' | 'secondary', { line: string; decode: (frame: Buffer) => Result<Identity> }> = {
+  secondary: { line: GET_CLIENT_ID, decode: decodeClientId },
+  primary: {
+    line: 'status',
+    decode: (frame) => {
+      const status = decodeJsonText(frame, PrimaryStatus, 'primary status')
+      return status.ok ? ok({ kind: 'primary' }) : status
+    },
+  },
 }

@@ -7,7 +7,8 @@ import { VfModel } from './vf-model.ts'
 import type { SimModel } from './wire.ts'
 
 /**
- * Ways to misbehave. Counts are 1-based and count the commands after the handshake.
+ * Ways to misbehave. Counts are 1-based and count the commands after the handshake
+ * (`_get_client_id`, or the `status` probe of a primary).
  * Every fault applies to one connection; a reconnect starts counting again.
  */
 export type Faults = {
@@ -76,7 +77,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
   async start(): Promise<void> {
     const socket = connect({ host: this.options.host ?? '127.0.0.1', port: this.options.port })
     this.#socket = socket
-    this.#count = this.options.kind === 'primary' ? 1 : 0 // the primary has no handshake
+    this.#count = 0 // the first command is the handshake (the controller probes a primary with status)
     this.#hung = false
     socket.setNoDelay(true)
     socket.on('error', () => {}) // 'close' follows

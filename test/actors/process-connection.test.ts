@@ -22,10 +22,21 @@ test('a secondary is asked _get_client_id first and identified from the reply', 
   assert.is(c.state(), 'idle')
 })
 
-test('the primary has no handshake: it is identified at once and nothing is written', () => {
+const PRIMARY_STATUS = fixedReply('{"phy_ports": [], "ring_ports": []}')
+
+test('the primary is probed with status and identified by a primary status reply', () => {
   const c = fakeConnection('primary')
-  assert.equal(c.written, [])
+  assert.equal(c.written, ['status'])
+  assert.equal(c.identified, [])
+  c.reply(PRIMARY_STATUS)
   assert.equal(c.identified, [{ type: 'identified', kind: 'primary' }])
+})
+
+test('a peer on the primary port that does not answer like a primary never becomes the primary', () => {
+  const c = fakeConnection('primary')
+  c.reply(fixedReply('1'))
+  assert.equal(c.identified, [])
+  assert.is(c.actor.getSnapshot().status, 'done')
 })
 
 test('a peer that never answers the handshake is dropped after the timeout', () => {
@@ -132,8 +143,9 @@ test('a reply that arrives when no command was sent is a protocol error that dro
 
 test('exit: the reply is the last word, then the connection is closed by the controller', async () => {
   const c = fakeConnection('primary')
+  c.reply(PRIMARY_STATUS)
   void c.ask(primaryCommands.exit())
-  assert.equal(c.written, ['exit'])
+  assert.equal(c.written, ['status', 'exit'])
   c.reply(fixedReply('exit'))
   await flush()
   assert.equal(c.outcomes, ['ok'])

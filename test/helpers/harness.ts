@@ -73,7 +73,7 @@ export async function withHarness(specs: SimSpec[], body: (h: Harness) => Promis
 }
 
 /** The commands a process received after its handshake. */
-export const commandsOf = (sim: SimProcess) => (sim.options.kind === 'primary' ? sim.received : sim.received.slice(1))
+export const commandsOf = (sim: SimProcess) => sim.received.slice(1)
 
 /** Resolves once the controller has registered `count` more processes. */
 export function registrations(controller: Controller, count: number): Promise<void> {
