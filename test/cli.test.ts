@@ -1,0 +1,62 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { startSims } from '../src/sim/start-sims.ts'
+
+const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
+
+test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0', async () => {
+  const child = spawn(process.execPath, [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const sims: Awaited<ReturnType<typeof startSims>> = []
+  try {
+    const lines = createInterface({ input: child.stderr! })
+    const logs: { msg: string; [key: string]: unknown }[] = []
+    const waitFor = (msg: string) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const found = logs.find((l) => l.msg === msg)
+        if (found) return resolve(found)
+        const onLine = () => {
+          const hit = logs.find((l) => l.msg === msg)
+          if (hit) {
+            lines.off('line', onLine)
+            resolve(hit)
+          }
+        }
+        lines.on('line', onLine)
+      })
+    lines.on('line', (line) => logs.push(JSON.parse(line)))
+    const { primaryPort, secondaryPort, apiPort } = (await waitFor('controller listening')) as Record<string, number>
+    sims.push(...(await startSims([{ kind: 'nfv', clientId: 1 }], { primaryPort: primaryPort!, secondaryPort: secondaryPort!, faults: { delayMs: 300 } })))
+    await waitFor('process identified')
+    const inFlight = fetch(`http://127.0.0.1:${apiPort}/v1/nfvs/1`)
+    await once(sims[0]!, 'command')
+    child.kill('SIGTERM')
+    await waitFor('shutting down')
+    const response = await inFlight
+    assert.is(response.status, 200)
+    assert.is(((await response.json()) as { 'client-id': number })['client-id'], 1)
+    const [code] = await once(child, 'exit')
+    assert.is(code, 0)
+    const command = logs.find((l) => l.msg === 'command done')
+    assert.equal([command?.process, command?.command, command?.outcome], ['nfv 1', 'status', 'ok'])
+    assert.type(command?.req, 'string', 'the command log names the HTTP request')
+    assert.ok(logs.some((l) => l.msg === 'http request' && l.req === command?.req && l.status === 200))
+  } finally {
+    for (const sim of sims) sim.stop()
+    child.kill('SIGKILL')
+  }
+})
+
+test('bad flags exit 2 with the reason and the usage', async () => {
+  const child = spawn(process.execPath, [CLI, '--command-timeout', 'soon'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
+  const [code] = await once(child, 'exit')
+  assert.is(code, 2)
+  assert.match(stderr, /--command-timeout must be an integer/)
+  assert.match(stderr, /Usage: spp-ctl/)
+})
+
+test.run()
