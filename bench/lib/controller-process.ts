@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+import { createInterface } from 'node:readline'
+
+export type ControllerProcess = {
+  child: ChildProcess
+  primaryPort: number
+  secondaryPort: number
+  apiPort: number
+  /** Resident memory of the controller process now, and its peak, in MiB (from /proc). */
+  rssMiB(): number
+  peakRssMiB(): number
+  /** Log lines seen so far, by level name. */
+  logLevels: Map<string, number>
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>
+}
+
+const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' }
+
+/** Runs `spp-ctl` as its own process on ephemeral loopback ports, so its memory is its own. */
+export async function startControllerProcess(extraArgs: string[] = [], nodeArgs: string[] = []): Promise<ControllerProcess> {
+  const cli = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
+  const [primaryPort, secondaryPort, apiPort] = [await freePort(), await freePort(), await freePort()]
+  const args = ['-b', '127.0.0.1', '-p', String(primaryPort), '-s', String(secondaryPort), '-a', String(apiPort), ...extraArgs]
+  const child = spawn(process.execPath, [...nodeArgs, cli, ...args], { stdio: ['ignore', 'inherit', 'pipe'] })
+  const logLevels = new Map<string, number>()
+  const lines = createInterface({ input: child.stderr! })
+  lines.on('line', (line) => {
+    let entry: { level?: number }
+    try {
+      entry = JSON.parse(line)
+    } catch {
+      process.stderr.write(`${line}\n`)
+      return
+    }
+    const level = LEVELS[entry.level ?? 0] ?? 'other'
+    logLevels.set(level, (logLevels.get(level) ?? 0) + 1)
+  })
+  await untilListening(apiPort, child)
+  const status = (field: string) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field)) ?? '')?.[1] ?? NaN) / 1024
+  return {
+    child,
+    primaryPort,
+    secondaryPort,
+    apiPort,
+    rssMiB: () => status('VmRSS'),
+    peakRssMiB: () => status('VmHWM'),
+    logLevels,
+    async stop() {
+      child.kill('SIGTERM')
+      const [code] = (await once(child, 'exit')) as [number | null]
+      return code
+    },
+  }
+}
+
+/** A port that is free now (the controller binds it a moment later). */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  server.close()
+  await once(server, 'close')
+  return port
+}
+
+/** Polls the REST port until it answers: start-up of a child process, not a test assertion. */
+async function untilListening(apiPort: number, child: ChildProcess) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (child.exitCode !== null) throw new Error(`spp-ctl exited with ${child.exitCode}`)
+    const up = await fetch(`http://127.0.0.1:${apiPort}/v1/processes`).then(() => true, () => false)
+    if (up) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error('spp-ctl did not start listening')
+}
