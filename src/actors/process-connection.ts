@@ -31,6 +31,20 @@ export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInpu
 
 /** A queued command; `requestId` names the HTTP request it serves, in the logs. */
 export type Job = { id: number; command: Command; queuedAt: number; requestId?: string }
+/** A job in the queue, with the requests that joined it and share its reply. */
+type QueuedJob = Job & { joined: number[] }
+
+/**
+ * Queues a job. A coalescing read joins the same read at the tail of the queue instead: it would
+ * run at the same point, so it sees every change that finished before it, and costs no command.
+ */
+export function enqueue(queue: QueuedJob[], job: Job): QueuedJob[] {
+  const last = queue.at(-1)
+  if (last && job.command.coalesce && last.command.coalesce && last.command.line === job.command.line) {
+    return [...queue.slice(0, -1), { ...last, joined: [...last.joined, job.id] }]
+  }
+  return [...queue, { ...job, joined: [] }]
+}
 export type Input = {
   socket: Socket
   /** The port it came in on: the primary's has no handshake, a secondary's starts with one. */
@@ -40,8 +54,8 @@ export type Input = {
   log: Logger
 }
 type Context = Input & {
-  queue: Job[]
-  current?: Job & { sentAt: number }
+  queue: QueuedJob[]
+  current?: QueuedJob & { sentAt: number }
   kind?: ProcessKind
   clientId?: number
   view: ProcessView
@@ -55,7 +69,7 @@ type Events =
 type Emitted =
   | { type: 'identified'; kind: ProcessKind; clientId?: number }
   | { type: 'settled'; id: number; reply: Result<unknown> }
-  | { type: 'viewChanged'; before: ProcessView; after: ProcessView; line: string }
+  | { type: 'commandDone'; line: string; reply: Result<unknown>; before: ProcessView; after: ProcessView; ms: number }
 
 const timedOut = (ms: number) => fail(`no reply within ${ms} ms`, 'REPLY_TIMEOUT')
 const label = ({ kind, clientId }: Pick<Context, 'kind' | 'clientId'>) =>
@@ -77,24 +91,23 @@ export const processConnection = setup({
       enqueue.sendTo('link', { type: 'write', line: job.command.line })
     }),
     settle: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
-      const { current } = context
+      const { current, view } = context
       if (!current) return
       const { line, track } = current.command
+      const ms = performance.now() - current.sentAt
       context.log.info(
-        { req: current.requestId, process: label(context), command: line, outcome: reply.ok ? 'ok' : reply.code, ms: Math.round(performance.now() - current.queuedAt) },
+        { req: current.requestId, process: label(context), command: line, outcome: reply.ok ? 'ok' : reply.code, ms: Math.round(performance.now() - current.queuedAt), waiting: current.joined.length },
         reply.ok ? 'command done' : `command failed: ${reply.message}`,
       )
-      if (reply.ok && track) {
-        const after = track(context.view, reply.value)
-        enqueue.assign({ view: after })
-        enqueue.emit({ type: 'viewChanged', before: context.view, after, line })
-      }
-      enqueue.emit({ type: 'settled', id: current.id, reply })
+      const after = reply.ok && track ? track(view, reply.value) : view
+      if (after !== view) enqueue.assign({ view: after })
+      enqueue.emit({ type: 'commandDone', line, reply, before: view, after, ms })
+      for (const id of [current.id, ...current.joined]) enqueue.emit({ type: 'settled', id, reply })
       enqueue.assign({ current: undefined })
     }),
     /** Fails every queued command without sending it. */
     failQueue: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
-      for (const { id } of context.queue) enqueue.emit({ type: 'settled', id, reply })
+      for (const { id, joined } of context.queue) for (const each of [id, ...joined]) enqueue.emit({ type: 'settled', id: each, reply })
       enqueue.assign({ queue: [] })
     }),
     setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
@@ -108,7 +121,7 @@ export const processConnection = setup({
     input: ({ context }) => ({ socket: context.socket, framing: context.role === 'primary' ? 'fixed' : 'detect', maxReplyBytes: context.maxReplyBytes }),
   },
   on: {
-    command: { actions: assign({ queue: ({ context, event: { type: _, ...job } }) => [...context.queue, job] }) },
+    command: { actions: assign({ queue: ({ context, event: { type: _, ...job } }) => enqueue(context.queue, job) }) },
     'link.closed': { target: '.closed', actions: { type: 'setCloseReason', params: ({ event }) => event.reason } },
     close: { target: '.closed', actions: { type: 'setCloseReason', params: ({ event }) => event.reason } },
   },

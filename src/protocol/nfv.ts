@@ -25,7 +25,7 @@ const setStatus = (status: NfvStatus) => (view: ProcessView): ProcessView => ({ 
 
 /** The nfv (and vm) commands. Port ids are already checked; each stays one token with its colon. */
 export const nfvCommands = {
-  status: (): Command<NfvInfo> => ({ line: 'status', decode: decodeStatus, track: (view, info) => ({ ...view, status: info.status }) }),
+  status: (): Command<NfvInfo> => ({ line: 'status', coalesce: true, decode: decodeStatus, track: (view, info) => ({ ...view, status: info.status }) }),
   forward: (): Command<undefined> => ({ line: 'forward', decode: anyReply, track: setStatus('Running') }),
   stop: (): Command<undefined> => ({ line: 'stop', decode: anyReply, track: setStatus('Idle') }),
   addPort: (port: string): Command<undefined> => ({ line: `add ${port}`, decode: anyReply }),

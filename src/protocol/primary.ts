@@ -10,7 +10,7 @@ export const PrimaryStatus = v.looseObject({ phy_ports: v.array(PhyPort), ring_p
 export type PrimaryStatus = v.InferOutput<typeof PrimaryStatus>
 
 export const primaryCommands = {
-  status: (): Command<PrimaryStatus> => ({ line: 'status', decode: (f) => decodeJsonText(f, PrimaryStatus, 'primary status') }),
+  status: (): Command<PrimaryStatus> => ({ line: 'status', coalesce: true, decode: (f) => decodeJsonText(f, PrimaryStatus, 'primary status') }),
   clear: (): Command<undefined> => ({ line: 'clear', decode: anyReply }),
   exit: (): Command<undefined> => ({ line: 'exit', decode: anyReply, closes: true }),
 }

@@ -15,10 +15,12 @@ export type ProcessView = { status?: NfvStatus; components?: ComponentInfo[] }
 /**
  * One command for one process: the exact line to send, how to read its reply, and what a
  * successful reply tells about the process (`track`). `closes`: the process exits after replying.
+ * `coalesce`: a read whose one reply can answer every request that waits for it (`status`).
  */
 export type Command<T = unknown> = {
   line: string
   decode: (frame: Buffer) => Result<T>
   track?(view: ProcessView, value: T): ProcessView
   closes?: boolean
+  coalesce?: boolean
 }

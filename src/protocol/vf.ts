@@ -113,7 +113,7 @@ export type ComponentCommands = typeof componentCommands & {
 
 export const vfCommands = {
   ...componentCommands,
-  status: (): Command<VfInfo> => ({ line: 'status', decode: decodeVfStatus, track: (view, info) => ({ ...view, components: componentsOf(info) }) }),
+  status: (): Command<VfInfo> => ({ line: 'status', coalesce: true, decode: decodeVfStatus, track: (view, info) => ({ ...view, components: componentsOf(info) }) }),
   portAdd: (port: string, dir: string, name: string, vlan?: VlanTag): Command<undefined> => ({
     line: `port add ${port} ${dir} ${name}${vlanSuffix(vlan)}`,
     decode: acknowledged,
@@ -127,6 +127,6 @@ export const vfCommands = {
 
 export const mirrorCommands = {
   ...componentCommands,
-  status: (): Command<MirrorInfo> => ({ line: 'status', decode: decodeMirrorStatus, track: (view, info) => ({ ...view, components: componentsOf(info) }) }),
+  status: (): Command<MirrorInfo> => ({ line: 'status', coalesce: true, decode: decodeMirrorStatus, track: (view, info) => ({ ...view, components: componentsOf(info) }) }),
   portAdd: (port: string, dir: string, name: string): Command<undefined> => ({ line: `port add ${port} ${dir} ${name}`, decode: acknowledged }),
 }
