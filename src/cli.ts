@@ -18,6 +18,8 @@ Options:
       --max-unidentified N    connections allowed in their handshake at once (default ${DEFAULTS.maxUnidentified})
       --max-body-bytes N      larger REST request bodies get 413 (default ${DEFAULTS.maxBodyBytes})
       --http-timeout MS       how long a REST client may take to send a request (default ${DEFAULTS.httpRequestTimeoutMs})
+      --event-buffer N        events kept for /v1/events clients that reconnect (default ${DEFAULTS.eventBufferSize})
+      --max-pending-events N  an event-stream client this far behind is dropped (default ${DEFAULTS.maxPendingEventsPerClient})
       --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); JSON lines on stderr
   -h, --help                  show this text
 `
@@ -46,6 +48,8 @@ const parsed = (() => {
         'max-unidentified': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'http-timeout': { type: 'string' },
+        'event-buffer': { type: 'string' },
+        'max-pending-events': { type: 'string' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -74,6 +78,8 @@ const controller = await startController({
   maxUnidentified: integer('max-unidentified', parsed['max-unidentified'], DEFAULTS.maxUnidentified, 1, 100_000),
   maxBodyBytes: integer('max-body-bytes', parsed['max-body-bytes'], DEFAULTS.maxBodyBytes, 1024, 1 << 30),
   httpRequestTimeoutMs: integer('http-timeout', parsed['http-timeout'], DEFAULTS.httpRequestTimeoutMs, 1, 600_000),
+  eventBufferSize: integer('event-buffer', parsed['event-buffer'], DEFAULTS.eventBufferSize, 1, 1_000_000),
+  maxPendingEventsPerClient: integer('max-pending-events', parsed['max-pending-events'], DEFAULTS.maxPendingEventsPerClient, 1, 1_000_000),
 }).catch((error: Error) => fail(`cannot start: ${error.message}`))
 
 let stopping = false

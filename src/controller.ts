@@ -6,7 +6,10 @@ import { serve } from '@hono/node-server'
 import type { Logger } from 'pino'
 import { listenForProcesses } from './actors/process-listener.ts'
 import { Registry } from './actors/registry.ts'
+import { EventHub } from './events/event-hub.ts'
+import { observeProcesses } from './events/observe-processes.ts'
 import { createApp } from './http/app.ts'
+import { createMetrics } from './metrics.ts'
 
 export type ControllerOptions = {
   host: string
@@ -19,6 +22,10 @@ export type ControllerOptions = {
   maxBodyBytes: number
   /** How long an HTTP client may take to send its request. */
   httpRequestTimeoutMs: number
+  /** Events kept for clients that reconnect with Last-Event-ID. */
+  eventBufferSize: number
+  /** An event-stream client this many events behind is dropped. */
+  maxPendingEventsPerClient: number
   log: Logger
 }
 
@@ -32,6 +39,8 @@ export const DEFAULTS = {
   maxUnidentified: 256,
   maxBodyBytes: 64 * 1024,
   httpRequestTimeoutMs: 10_000,
+  eventBufferSize: 1024,
+  maxPendingEventsPerClient: 256,
 } satisfies Omit<ControllerOptions, 'log'>
 
 /** Starts the process listeners and the REST API; `close` shuts both down gracefully. */
@@ -41,8 +50,12 @@ export async function startController(options: ControllerOptions) {
   // name given (as SPP's controller did): `localhost` must not become ::1.
   const { address: host } = await lookup(options.host, { family: 4 })
   const registry = new Registry()
+  const hub = new EventHub(options.eventBufferSize)
+  const metrics = createMetrics(registry)
+  observeProcesses(registry, hub, metrics)
   const processes = await listenForProcesses({ ...options, host, registry })
-  const app = createApp({ registry, log, maxBodyBytes: options.maxBodyBytes })
+  const events = { maxPendingPerClient: options.maxPendingEventsPerClient, heartbeatMs: 15_000 }
+  const app = createApp({ registry, log, maxBodyBytes: options.maxBodyBytes, hub, metrics, events })
   const server = serve({
     fetch: app.fetch,
     hostname: host,
@@ -60,6 +73,7 @@ export async function startController(options: ControllerOptions) {
 
   return {
     registry,
+    hub,
     app,
     apiPort,
     primaryPort: processes.primaryPort,
@@ -67,6 +81,7 @@ export async function startController(options: ControllerOptions) {
     /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
     async close() {
       processes.close(false)
+      hub.close() // event streams would otherwise keep their connections open
       const drained = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
       const grace = setTimeout(() => server.closeAllConnections(), options.commandTimeoutMs + 1000)

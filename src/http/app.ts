@@ -1,25 +1,31 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import { requestId, type RequestIdVariables } from 'hono/request-id'
+import { routePath } from 'hono/route'
 import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
+import type { EventHub } from '../events/event-hub.ts'
+import type { Metrics } from '../metrics.ts'
 import { requestContext } from '../request-context.ts'
+import { eventRoutes, type EventStreamOptions } from './event-routes.ts'
+import { CLIENT_ID_PATTERN } from './schemas.ts'
 import { mirrorRoutes, vfRoutes } from './component-routes.ts'
 import { notFound, onError } from './errors.ts'
 import { nfvRoutes } from './nfv-routes.ts'
 import { primaryRoutes } from './primary-routes.ts'
 
-export type AppOptions = { registry: Registry; log: Logger; maxBodyBytes: number }
+export type AppOptions = { registry: Registry; log: Logger; maxBodyBytes: number; hub: EventHub; metrics: Metrics; events: EventStreamOptions }
 
 /** The REST API of ../shared/spec/rest-api.md. */
-export function createApp({ registry, log, maxBodyBytes }: AppOptions) {
+export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }: AppOptions) {
   const app = new Hono<{ Variables: RequestIdVariables }>()
   app.use(requestId())
   app.use(async (c, next) => {
     const started = performance.now()
     await requestContext.run({ requestId: c.get('requestId') }, next)
     const { status } = c.res
+    metrics.observeHttp(c.req.method, routeOf(c), status)
     log[status >= 500 ? 'warn' : 'info'](
       { req: c.get('requestId'), method: c.req.method, path: c.req.path, status, ms: Math.round(performance.now() - started) },
       'http request',
@@ -31,7 +37,15 @@ export function createApp({ registry, log, maxBodyBytes }: AppOptions) {
   app.route('/v1/nfvs', nfvRoutes(registry))
   app.route('/v1/vfs', vfRoutes(registry))
   app.route('/v1/mirrors', mirrorRoutes(registry))
+  app.route('/v1', eventRoutes(hub, events))
+  app.get('/metrics', async (c) => c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }))
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
   return app
+}
+
+/** The route that answered, as a metrics label: `/v1/nfvs/:client_id`, or `unmatched`. */
+function routeOf(c: Context): string {
+  const path = routePath(c, -1)
+  return path.endsWith('*') ? 'unmatched' : path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')
 }

@@ -1,0 +1,48 @@
+/** One thing the controller learned, as sent on GET /v1/events. */
+export type ControllerEvent = { id: number; type: string; data: Record<string, unknown> }
+
+type Subscriber = { push(event: ControllerEvent): void; close(): void }
+
+/**
+ * Fans events out to the event stream's clients and keeps the last `capacity` of them, so that a
+ * client reconnecting with Last-Event-ID gets what it missed.
+ */
+export class EventHub {
+  readonly capacity: number
+  readonly #buffer: ControllerEvent[] = []
+  readonly #subscribers = new Set<Subscriber>()
+  #lastId = 0
+
+  constructor(capacity = 1024) {
+    this.capacity = capacity
+  }
+
+  publish(type: string, data: Record<string, unknown>): void {
+    const event = { id: ++this.#lastId, type, data }
+    this.#buffer.push(event)
+    if (this.#buffer.length > this.capacity) this.#buffer.shift()
+    for (const subscriber of this.#subscribers) subscriber.push(event)
+  }
+
+  /** The buffered events after `lastId`; `complete` is false when some were already let go. */
+  since(lastId: number): { events: ControllerEvent[]; complete: boolean } {
+    const oldest = this.#buffer[0]?.id ?? this.#lastId + 1
+    const complete = lastId <= this.#lastId && lastId >= oldest - 1
+    return { events: complete ? this.#buffer.filter((e) => e.id > lastId) : [...this.#buffer], complete }
+  }
+
+  get lastId() {
+    return this.#lastId
+  }
+
+  subscribe(subscriber: Subscriber): () => void {
+    this.#subscribers.add(subscriber)
+    return () => this.#subscribers.delete(subscriber)
+  }
+
+  /** Ends every stream (shutdown). */
+  close(): void {
+    for (const subscriber of this.#subscribers) subscriber.close()
+    this.#subscribers.clear()
+  }
+}
