@@ -53,11 +53,12 @@ export function createMetrics(processes: Registry) {
     },
   })
 
-  // The primary's port counters, read through the coalesced status when scraped: concurrent
-  // scrapes and pollers share one `status` command.
-  const primaryStatus = async (): Promise<PrimaryStatus | undefined> => {
+  // The primary's port counters, read once per scrape (prom-client collects one metric after the
+  // other) through the coalesced status, so that scrapes and pollers share `status` commands.
+  let scrapeStatus: Promise<PrimaryStatus | undefined> | undefined
+  const primaryStatus = (): Promise<PrimaryStatus | undefined> => {
     const primary = processes.entries().find((e) => e.kind === 'primary')
-    return primary ? ask(primary.connection, primaryCommands.status()).catch(() => undefined) : undefined
+    return (scrapeStatus ??= primary ? ask(primary.connection, primaryCommands.status()).catch(() => undefined) : Promise.resolve(undefined))
   }
   const portCounter = (name: string, help: string, read: (status: PrimaryStatus) => [string, number][]) =>
     new Counter({
@@ -80,6 +81,14 @@ export function createMetrics(processes: Registry) {
 
   return {
     registry,
+    /** The text of GET /metrics. */
+    async render(): Promise<string> {
+      try {
+        return await registry.metrics()
+      } finally {
+        scrapeStatus = undefined
+      }
+    },
     observeHttp(method: string, route: string, status: number) {
       httpRequests.inc({ method, route, status })
     },

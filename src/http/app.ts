@@ -38,7 +38,7 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
   app.route('/v1/vfs', vfRoutes(registry))
   app.route('/v1/mirrors', mirrorRoutes(registry))
   app.route('/v1', eventRoutes(hub, events))
-  app.get('/metrics', async (c) => c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }))
+  app.get('/metrics', async (c) => c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }))
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
   return app

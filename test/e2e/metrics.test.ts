@@ -1,0 +1,66 @@
+import { once } from 'node:events'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { commandsOf, withHarness, type Harness } from '../helpers/harness.ts'
+
+const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?(?:[0-9.]+(?:e[+-]?[0-9]+)?|\+Inf|NaN))$/
+
+/** Parses Prometheus text format strictly: every line is a comment or a sample, or the test fails. */
+async function scrape(h: Harness): Promise<Map<string, number>> {
+  const r = await h.api('GET', '/metrics')
+  assert.is(r.status, 200)
+  assert.match(r.type!, /^text\/plain; version=0\.0\.4/)
+  const samples = new Map<string, number>()
+  for (const line of r.text.split('\n')) {
+    if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue
+    const match = SAMPLE.exec(line)
+    assert.ok(match, `not Prometheus text: ${JSON.stringify(line)}`)
+    samples.set(`${match[1]}${match[2] ?? ''}`, Number(match[3]))
+  }
+  return samples
+}
+
+test('/metrics parses as Prometheus text and carries the counters of scripted traffic', () =>
+  withHarness(
+    [{ kind: 'primary' }, { kind: 'nfv', clientId: 1 }, { kind: 'vf', clientId: 2 }],
+    async (h) => {
+      for (let i = 0; i < 3; i++) await h.api('GET', '/v1/nfvs/1')
+      await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'phy:0' }) // 400, not sent
+      await h.api('GET', '/v1/nfvs/9') // 404
+      await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 9, type: 'forward' }) // rejected by the vf
+      h.sim('nfv 1').faults = { silentAt: 4 }
+      await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' }) // times out
+      const removed = once(h.controller.registry, 'removed')
+      h.sim('vf 2').stop()
+      await removed
+
+      const m = await scrape(h)
+      const get = (key: string) => m.get(key)
+      assert.is(get('spp_http_requests_total{method="GET",route="/v1/nfvs/:client_id",status="200"}'), 3)
+      assert.is(get('spp_http_requests_total{method="PUT",route="/v1/nfvs/:client_id/ports",status="400"}'), 1)
+      assert.is(get('spp_http_requests_total{method="GET",route="/v1/nfvs/:client_id",status="404"}'), 1)
+      assert.is(get('spp_http_requests_total{method="PUT",route="/v1/nfvs/:client_id/forward",status="500"}'), 1)
+      assert.is(get('spp_command_duration_seconds_count{kind="nfv",command="status"}'), 3)
+      assert.is(get('spp_command_failures_total{kind="vf",command="component start",error="COMMAND_REJECTED"}'), 1)
+      assert.is(get('spp_command_failures_total{kind="nfv",command="forward",error="REPLY_TIMEOUT"}'), 1)
+      assert.is(get('spp_command_timeouts_total{kind="nfv"}'), 1)
+      assert.is(get('spp_process_disconnects_total{kind="vf"}'), 1)
+      assert.is(get('spp_processes{kind="nfv"}'), 1)
+      assert.is(get('spp_processes{kind="vf"}'), 0)
+      assert.is(get('spp_command_queue_depth{process="primary"}'), 0)
+      assert.type(get('spp_port_rx_packets_total{port="phy:0"}'), 'number')
+      assert.type(get('spp_port_rx_dropped_total{port="ring:0"}'), 'number')
+      assert.is(get('spp_port_rx_dropped_total{port="phy:0"}'), undefined, 'physical ports have no rx drop counter')
+    },
+    { commandTimeoutMs: 300 },
+  ))
+
+test('a scrape reads the port counters with one status command, shared by the four port metrics', () =>
+  withHarness([{ kind: 'primary' }], async (h) => {
+    await h.api('DELETE', '/v1/primary/status')
+    const m = await scrape(h)
+    assert.is(m.get('spp_port_tx_packets_total{port="phy:1"}'), 0, 'read right after clear')
+    assert.equal(commandsOf(h.sim('primary')), ['clear', 'status'])
+  }))
+
+test.run()
