@@ -7,7 +7,6 @@ import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../events/event-hub.ts'
 import type { Metrics } from '../metrics.ts'
-import { requestContext } from '../request-context.ts'
 import { eventRoutes, type EventStreamOptions } from './event-routes.ts'
 import { CLIENT_ID_PATTERN } from './schemas.ts'
 import { mirrorRoutes, vfRoutes } from './component-routes.ts'
@@ -23,7 +22,7 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
   app.use(requestId())
   app.use(async (c, next) => {
     const started = performance.now()
-    await requestContext.run({ requestId: c.get('requestId') }, next)
+    await next()
     const { status } = c.res
     metrics.observeHttp(c.req.method, routeOf(c), status)
     log[status >= 500 ? 'warn' : 'info'](
@@ -32,7 +31,9 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
     )
   })
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => c.text('Method not allowed.', 405, { Allow: methods.join(',') }) }))
-  app.use(bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text(`request body exceeds ${maxBodyBytes} bytes`, 413) }))
+  // Only where a body is read: the limit looks at the full Request, which GETs never need to build.
+  const limit = bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text(`request body exceeds ${maxBodyBytes} bytes`, 413) })
+  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)))
   app.route('/v1', primaryRoutes(registry))
   app.route('/v1/nfvs', nfvRoutes(registry))
   app.route('/v1/vfs', vfRoutes(registry))
@@ -44,8 +45,11 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
   return app
 }
 
+const routeLabels = new Map<string, string>()
 /** The route that answered, as a metrics label: `/v1/nfvs/:client_id`, or `unmatched`. */
 function routeOf(c: Context): string {
   const path = routePath(c, -1)
-  return path.endsWith('*') ? 'unmatched' : path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')
+  let label = routeLabels.get(path)
+  if (label === undefined) routeLabels.set(path, (label = path.endsWith('*') ? 'unmatched' : path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')))
+  return label
 }

@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono'
-import { ask } from '../actors/ask.ts'
 import type { Registry } from '../actors/registry.ts'
 import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/vf.ts'
 import { ClassifierBody, CLIENT_ID_PATTERN, ComponentName, MirrorComponentBody, MirrorPortsBody, VfComponentBody, VfPortsBody } from './schemas.ts'
+import { sender } from './sender.ts'
 import { check, readJson } from './validate.ts'
 
 const ID = `/:client_id{${CLIENT_ID_PATTERN}}`
@@ -14,27 +14,27 @@ function componentRoutes<K extends 'vf' | 'mirror'>(
   commands: ComponentCommands,
   schemas: { component: typeof VfComponentBody; ports: typeof VfPortsBody | typeof MirrorPortsBody },
 ) {
-  const process = (c: Context) => registry.secondary(kind, Number(c.req.param('client_id'))).connection
+  const processOf = (c: Context) => sender(c, registry.secondary(kind, Number(c.req.param('client_id'))).connection)
   const name = (c: Context) => check(ComponentName, c.req.param('name'), 'name')
   return new Hono()
-    .get(ID, async (c) => c.json(await ask(process(c), commands.status())))
+    .get(ID, async (c) => c.json(await processOf(c)(commands.status())))
     .post(`${ID}/components`, async (c) => {
-      const target = process(c)
+      const send = processOf(c)
       const { name, core, type } = await readJson(c, schemas.component)
-      await ask(target, commands.componentStart(name, core, type))
+      await send(commands.componentStart(name, core, type))
       return c.body(null, 204)
     })
     .delete(`${ID}/components/:name`, async (c) => {
-      const target = process(c)
-      await ask(target, commands.componentStop(name(c)))
+      const send = processOf(c)
+      await send(commands.componentStop(name(c)))
       return c.body(null, 204)
     })
     .put(`${ID}/components/:name/ports`, async (c) => {
-      const target = process(c)
+      const send = processOf(c)
       const component = name(c)
       const body = await readJson(c, schemas.ports)
       const vlan = 'vlan' in body ? (body.vlan ?? undefined) : undefined
-      await ask(target, body.action === 'attach' ? commands.portAdd(body.port, body.dir, component, vlan) : commands.portDel(body.port, body.dir, component))
+      await send(body.action === 'attach' ? commands.portAdd(body.port, body.dir, component, vlan) : commands.portDel(body.port, body.dir, component))
       return c.body(null, 204)
     })
 }
@@ -42,9 +42,9 @@ function componentRoutes<K extends 'vf' | 'mirror'>(
 /** /v1/vfs/{client_id}: components, ports with vlan, classifier table. */
 export const vfRoutes = (registry: Registry) =>
   componentRoutes(registry, 'vf', vfCommands, { component: VfComponentBody, ports: VfPortsBody }).put(`${ID}/classifier_table`, async (c) => {
-    const target = registry.secondary('vf', Number(c.req.param('client_id'))).connection
+    const send = sender(c, registry.secondary('vf', Number(c.req.param('client_id'))).connection)
     const body = await readJson(c, ClassifierBody)
-    await ask(target, vfCommands.classifierTable(body.action, body.mac_address, body.port, body.type === 'vlan' ? body.vlan : undefined))
+    await send(vfCommands.classifierTable(body.action, body.mac_address, body.port, body.type === 'vlan' ? body.vlan : undefined))
     return c.body(null, 204)
   })
 

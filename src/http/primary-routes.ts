@@ -1,18 +1,20 @@
-import { Hono } from 'hono'
-import { ask } from '../actors/ask.ts'
+import { Hono, type Context } from 'hono'
 import type { Registry } from '../actors/registry.ts'
 import { primaryCommands } from '../protocol/primary.ts'
+import { sender } from './sender.ts'
 
 /** GET /v1/processes and the primary's endpoints. */
-export const primaryRoutes = (registry: Registry) =>
-  new Hono()
+export const primaryRoutes = (registry: Registry) => {
+  const primaryOf = (c: Context) => sender(c, registry.primary().connection)
+  return new Hono()
     .get('/processes', (c) => c.json(registry.list()))
-    .get('/primary/status', async (c) => c.json(await ask(registry.primary().connection, primaryCommands.status())))
+    .get('/primary/status', async (c) => c.json(await primaryOf(c)(primaryCommands.status())))
     .delete('/primary/status', async (c) => {
-      await ask(registry.primary().connection, primaryCommands.clear())
+      await primaryOf(c)(primaryCommands.clear())
       return c.body(null, 204)
     })
     .delete('/primary', async (c) => {
-      await ask(registry.primary().connection, primaryCommands.exit())
+      await primaryOf(c)(primaryCommands.exit())
       return c.body(null, 204)
     })
+}

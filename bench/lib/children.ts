@@ -1,0 +1,25 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+
+const TSX = new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname
+
+/** Runs a TypeScript entry point as a child process; resolves once it prints a line matching `ready`. */
+export async function startChild(script: string, args: string[], ready: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [TSX, new URL(`../../${script}`, import.meta.url).pathname, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const lines = createInterface({ input: child[stream]! })
+  const other = stream === 'stdout' ? child.stderr! : child.stdout!
+  other.resume()
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)))
+    lines.on('line', (line) => ready.test(line) && resolve())
+  })
+  lines.on('line', () => {}) // keep draining
+  return child
+}
+
+export async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null) return
+  child.kill('SIGTERM')
+  await once(child, 'exit')
+}
