@@ -1,9 +1,27 @@
 import { ControllerError } from '../errors.ts'
+import type { Result } from '../protocol/result.ts'
 import { isSafeLine } from '../protocol/line.ts'
 import type { Command } from '../protocol/types.ts'
 import type { ProcessConnection } from './process-connection.ts'
 
+type Waiter = (reply: Result<unknown>) => void
 let lastId = 0
+/** One `settled` listener per connection, handing each reply to its waiter by id. */
+const waiters = new WeakMap<ProcessConnection, Map<number, Waiter>>()
+
+function waitersOf(connection: ProcessConnection): Map<number, Waiter> {
+  let pending = waiters.get(connection)
+  if (!pending) {
+    const map = new Map<number, Waiter>()
+    connection.on('settled', ({ id, reply }) => {
+      const waiter = map.get(id)
+      map.delete(id)
+      waiter?.(reply)
+    })
+    waiters.set(connection, (pending = map))
+  }
+  return pending
+}
 
 /**
  * Queues one command; settles with its decoded reply, or fails with the reason it got none.
@@ -16,12 +34,7 @@ export function ask<T>(connection: ProcessConnection, command: Command<T>, reque
   }
   const id = ++lastId
   return new Promise<T>((resolve, reject) => {
-    const settled = connection.on('settled', ({ id: answered, reply }) => {
-      if (answered !== id) return
-      settled.unsubscribe()
-      if (reply.ok) resolve(reply.value as T)
-      else reject(new ControllerError(reply.code, reply.message))
-    })
+    waitersOf(connection).set(id, (reply) => (reply.ok ? resolve(reply.value as T) : reject(new ControllerError(reply.code, reply.message))))
     connection.send({ type: 'command', id, command: command as Command, queuedAt: performance.now(), requestId })
   })
 }

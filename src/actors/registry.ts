@@ -20,11 +20,13 @@ type RegistryEvents = {
 export class Registry extends EventEmitter<RegistryEvents> {
   #primary: ProcessEntry | undefined
   readonly #secondaries = new Map<number, ProcessEntry>()
+  #listing: ProcessListing[] | undefined // kept until the next change: dashboards poll it
 
   register(entry: ProcessEntry): void {
     const replaced = this.#slot(entry)
     if (entry.kind === 'primary') this.#primary = entry
     else this.#secondaries.set(entry.clientId!, entry)
+    this.#listing = undefined
     replaced?.connection.send({ type: 'close', reason: 'replaced by a new connection with the same identity' })
     this.emit('registered', entry, replaced)
   }
@@ -35,6 +37,7 @@ export class Registry extends EventEmitter<RegistryEvents> {
       if (entry.connection !== connection) continue
       if (entry.kind === 'primary') this.#primary = undefined
       else this.#secondaries.delete(entry.clientId!)
+      this.#listing = undefined
       this.emit('removed', entry)
     }
   }
@@ -57,9 +60,9 @@ export class Registry extends EventEmitter<RegistryEvents> {
 
   /** The primary first, then the secondaries by client id: stable for dashboards that diff it. */
   list(): ProcessListing[] {
-    return this.entries()
+    return (this.#listing ??= this.entries()
       .sort((a, b) => (a.clientId ?? -Infinity) - (b.clientId ?? -Infinity))
-      .map(({ kind, clientId }) => (kind === 'primary' ? { type: kind } : { type: kind, 'client-id': clientId! }))
+      .map(({ kind, clientId }) => (kind === 'primary' ? { type: kind } : { type: kind, 'client-id': clientId! })))
   }
 
   #slot(entry: ProcessEntry) {

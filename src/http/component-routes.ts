@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono'
 import type { Registry } from '../actors/registry.ts'
 import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/vf.ts'
 import { ClassifierBody, CLIENT_ID_PATTERN, ComponentName, MirrorComponentBody, MirrorPortsBody, VfComponentBody, VfPortsBody } from './schemas.ts'
+import { json } from './json.ts'
 import { sender } from './sender.ts'
 import { check, readJson } from './validate.ts'
 
@@ -17,7 +18,7 @@ function componentRoutes<K extends 'vf' | 'mirror'>(
   const processOf = (c: Context) => sender(c, registry.secondary(kind, Number(c.req.param('client_id'))).connection)
   const name = (c: Context) => check(ComponentName, c.req.param('name'), 'name')
   return new Hono()
-    .get(ID, async (c) => c.json(await processOf(c)(commands.status())))
+    .get(ID, async (c) => json(c, await processOf(c)(commands.status())))
     .post(`${ID}/components`, async (c) => {
       const send = processOf(c)
       const { name, core, type } = await readJson(c, schemas.component)

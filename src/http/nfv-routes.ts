@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono'
 import type { Registry } from '../actors/registry.ts'
 import { nfvCommands as nfv } from '../protocol/nfv.ts'
 import { CLIENT_ID_PATTERN, ForwardBody, NfvPortsBody, PatchBody } from './schemas.ts'
+import { json } from './json.ts'
 import { sender } from './sender.ts'
 import { readJson } from './validate.ts'
 
@@ -11,7 +12,7 @@ const ID = `/:client_id{${CLIENT_ID_PATTERN}}`
 export const nfvRoutes = (registry: Registry) => {
   const nfvOf = (c: Context) => sender(c, registry.secondary('nfv', Number(c.req.param('client_id'))).connection)
   return new Hono()
-    .get(ID, async (c) => c.json(await nfvOf(c)(nfv.status())))
+    .get(ID, async (c) => json(c, await nfvOf(c)(nfv.status())))
     .put(`${ID}/forward`, async (c) => {
       const send = nfvOf(c)
       const { action } = await readJson(c, ForwardBody)

@@ -107,7 +107,7 @@ const componentCommands = {
 
 /** What the shared vf and mirror routes need; a mirror's `portAdd` never carries a vlan. */
 export type ComponentCommands = typeof componentCommands & {
-  status(): Command<unknown>
+  status(): Command<object>
   portAdd(port: string, dir: string, name: string, vlan?: VlanTag): Command<undefined>
 }
 
