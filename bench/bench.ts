@@ -13,7 +13,7 @@ const out = new URL('../bench-results/', import.meta.url).pathname
 mkdirSync(out, { recursive: true })
 
 type Load = { method: 'GET' | 'PUT'; path: string; body?: string }
-type Figures = { rps: number; p50: number; p99: number; errors: number; non2xx: number }
+type Figures = { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpu?: number }
 
 async function load(url: string, target: Load | Load[], connections: number, duration = seconds): Promise<Figures> {
   const requests = Array.isArray(target) ? target : [target]
@@ -62,7 +62,9 @@ const rows: Row[] = []
 for (const [endpoint, target] of Object.entries(LOADS)) {
   for (const connections of [1, 64]) {
     await load(api, target, connections, 1) // warm-up
+    const cpuBefore = controller.cpuSeconds()
     const ours = await load(api, target, connections)
+    ours.cpu = Math.round((100 * (controller.cpuSeconds() - cpuBefore)) / seconds) // % of one core
     await load(bareUrl, target, connections, 1)
     const theirs = await load(bareUrl, target, connections)
     rows.push({ endpoint, connections, controller: ours, bare: theirs })
@@ -99,14 +101,15 @@ const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`
 const lines = [
   `spp-ctl benchmark: ${seconds} s per figure, autocannon, simulated processes answering at once, ${new Date().toISOString()}`,
   '',
-  '| endpoint | conns | spp-ctl req/s | p50 ms | p99 ms | errors | bare req/s | bare p99 ms | req/s ratio |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  '| endpoint | conns | spp-ctl req/s | p50 ms | p99 ms | errors | spp-ctl CPU | bare req/s | bare p99 ms | req/s ratio |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ...rows.map(
     ({ endpoint, connections, controller: c, bare: b }) =>
-      `| ${endpoint} | ${connections} | ${c.rps} | ${c.p50} | ${c.p99} | ${c.errors + c.non2xx} | ${b.rps} | ${b.p99} | ${pct(c.rps, b.rps)} |`,
+      `| ${endpoint} | ${connections} | ${c.rps} | ${c.p50} | ${c.p99} | ${c.errors + c.non2xx} | ${c.cpu}% | ${b.rps} | ${b.p99} | ${pct(c.rps, b.rps)} |`,
   ),
   '',
-  `controller peak RSS during the endpoint runs: ${peakRssMiB.toFixed(1)} MiB`,
+  `controller peak RSS during the endpoint runs: ${peakRssMiB.toFixed(1)} MiB. spp-ctl CPU: % of one core used by the controller process.`,
+  'Each PUT is one command to the process: its req/s is the commands/s the process round trip allows.',
   '',
   '| processes connected | GET /v1/nfvs/1 x64 req/s | p50 ms | p99 ms | all nfvs in turn x64 req/s | p99 ms | RSS MiB |',
   '| --- | --- | --- | --- | --- | --- | --- |',

@@ -12,6 +12,8 @@ export type ControllerProcess = {
   /** Resident memory of the controller process now, and its peak, in MiB (from /proc). */
   rssMiB(): number
   peakRssMiB(): number
+  /** CPU time the controller process has used so far (user + system), in seconds. */
+  cpuSeconds(): number
   /** Log lines seen so far, by level name. */
   logLevels: Map<string, number>
   /** SIGTERM; resolves with the exit code. */
@@ -48,6 +50,11 @@ export async function startControllerProcess(extraArgs: string[] = [], nodeArgs:
     apiPort,
     rssMiB: () => status('VmRSS'),
     peakRssMiB: () => status('VmHWM'),
+    cpuSeconds: () => {
+      // /proc/PID/stat: fields 14 and 15 (after the parenthesised command) are utime and stime in ticks of 1/100 s.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      return (Number(fields[11]) + Number(fields[12])) / 100
+    },
     logLevels,
     async stop() {
       child.kill('SIGTERM')

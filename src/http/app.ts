@@ -1,7 +1,6 @@
 import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { methodNotAllowed } from 'hono/method-not-allowed'
-import { requestId, type RequestIdVariables } from 'hono/request-id'
+import type { RequestIdVariables } from 'hono/request-id'
 import { routePath } from 'hono/route'
 import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
@@ -19,21 +18,23 @@ export type AppOptions = { registry: Registry; log: Logger; maxBodyBytes: number
 /** The REST API of ../shared/spec/rest-api.md. */
 export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }: AppOptions) {
   const app = new Hono<{ Variables: RequestIdVariables }>()
-  app.use(requestId())
+  // One middleware for what every request needs: its id, its log line, its metrics.
+  const requestIds = requestIdSource()
   app.use(async (c, next) => {
     const started = performance.now()
+    const id = requestIds(c.req.header('x-request-id'))
+    c.set('requestId', id)
+    c.set('maxBodyBytes', maxBodyBytes) // read by readJson
+    c.header('X-Request-Id', id) // before the response exists: set afterwards, hono would rebuild it
     await next()
     const { status } = c.res
     metrics.observeHttp(c.req.method, routeOf(c), status)
-    log[status >= 500 ? 'warn' : 'info'](
-      { req: c.get('requestId'), method: c.req.method, path: c.req.path, status, ms: Math.round(performance.now() - started) },
-      'http request',
-    )
+    const level = status >= 500 ? 'warn' : 'info'
+    if (log.isLevelEnabled(level)) {
+      log[level]({ req: id, method: c.req.method, path: c.req.path, status, ms: Math.round(performance.now() - started) }, 'http request')
+    }
   })
   app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => c.text('Method not allowed.', 405, { Allow: methods.join(',') }) }))
-  // Only where a body is read: the limit looks at the full Request, which GETs never need to build.
-  const limit = bodyLimit({ maxSize: maxBodyBytes, onError: (c) => c.text(`request body exceeds ${maxBodyBytes} bytes`, 413) })
-  app.use((c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next)))
   app.route('/v1', primaryRoutes(registry))
   app.route('/v1/nfvs', nfvRoutes(registry))
   app.route('/v1/vfs', vfRoutes(registry))
@@ -52,4 +53,14 @@ function routeOf(c: Context): string {
   let label = routeLabels.get(path)
   if (label === undefined) routeLabels.set(path, (label = path.endsWith('*') ? 'unmatched' : path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')))
   return label
+}
+
+/**
+ * Request ids: the client's X-Request-Id when it is a short, safe token (so a caller can follow its
+ * own id through our logs), else a per-run prefix and a counter (cheaper than a UUID per request).
+ */
+function requestIdSource() {
+  const run = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0')
+  let count = 0
+  return (given: string | undefined) => (given !== undefined && /^[\w.:-]{1,64}$/.test(given) ? given : `${run}-${(++count).toString(36)}`)
 }

@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import * as v from 'valibot'
 import { ControllerError } from '../errors.ts'
@@ -20,9 +21,43 @@ export function check<S extends v.GenericSchema>(schema: S, value: unknown, fiel
   return parsed.output
 }
 
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Larger request bodies are refused with 413 (set once per request by the app). */
+    maxBodyBytes: number
+  }
+}
+
+const tooLarge = (max: number) => new ControllerError('BODY_TOO_LARGE', `request body exceeds ${max} bytes`)
+
+/**
+ * The body as text, refused with 413 once it passes the limit: at once when its declared length
+ * is over it, or as soon as the bytes read pass it. Read from node's request stream when serving
+ * over a socket: building a web Request and ReadableStream for a 50-byte body cost a quarter of
+ * the CPU of a PUT (measured).
+ */
+async function readText(c: Context): Promise<string> {
+  const max = c.get('maxBodyBytes')
+  if (Number(c.req.header('content-length')) > max) throw tooLarge(max)
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming
+  if (!incoming) {
+    const text = await c.req.text()
+    if (Buffer.byteLength(text) > max) throw tooLarge(max)
+    return text
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > max) throw tooLarge(max)
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
 /** The request body as JSON whatever its Content-Type says, checked against a schema. */
 export async function readJson<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
-  const text = await c.req.text()
+  const text = await readText(c)
   if (text.trim() === '') throw invalid('request body is empty: expected a JSON object')
   let body: unknown
   try {
