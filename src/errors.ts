@@ -2,14 +2,12 @@
 export type ErrorCode =
   | 'INVALID_REQUEST' // the request itself is wrong; nothing was sent
   | 'BODY_TOO_LARGE'
-  | 'ROUTE_NOT_FOUND'
   | 'PROCESS_NOT_FOUND'
   | 'COMMAND_REJECTED' // the process answered with an error
   | 'REPLY_TIMEOUT' // the process did not answer within the command timeout
   | 'PROCESS_UNRESPONSIVE' // not sent: the process had not answered an earlier command
   | 'CONNECTION_CLOSED'
   | 'BAD_REPLY' // the process answered with bytes we cannot decode
-  | 'SHUTTING_DOWN'
 
 /** An expected failure, carrying a code and a message fit to show a user. */
 export class ControllerError extends Error {

@@ -3,18 +3,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ControllerError, type ErrorCode } from '../errors.ts'
 import { preview } from '../protocol/text.ts'
 
-/** Every failure's status: the spec promises 400, 404 and 500 for requests that reach a process. */
+/** Every failure's status: the spec promises 400, 404 and 500 for requests that reach a process; 413 guards the body. */
 export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   INVALID_REQUEST: 400,
   COMMAND_REJECTED: 400,
-  ROUTE_NOT_FOUND: 404,
   PROCESS_NOT_FOUND: 404,
   BODY_TOO_LARGE: 413,
   REPLY_TIMEOUT: 500,
   PROCESS_UNRESPONSIVE: 500,
   CONNECTION_CLOSED: 500,
   BAD_REPLY: 500,
-  SHUTTING_DOWN: 503,
 }
 
 /** Answers every error as text/plain; unexpected ones are logged and never shown. */
