@@ -45,9 +45,10 @@ export function enqueue(queue: QueuedJob[], job: Job): QueuedJob[] {
   }
   return [...queue, { ...job, joined: [] }]
 }
+
 export type Input = {
   socket: Socket
-  /** The port it came in on: the primary's has no handshake, a secondary's starts with one. */
+  /** The port it came in on: a primary is probed with `status`, a secondary asked its client id. */
   role: 'primary' | 'secondary'
   replyTimeoutMs: number
   maxReplyBytes: number
@@ -95,10 +96,12 @@ export const processConnection = setup({
       if (!current) return
       const { line, track } = current.command
       const ms = performance.now() - current.sentAt
-      context.log.info(
-        { req: current.requestId, process: label(context), command: line, outcome: reply.ok ? 'ok' : reply.code, ms: Math.round(performance.now() - current.queuedAt), waiting: current.joined.length },
-        reply.ok ? 'command done' : `command failed: ${reply.message}`,
-      )
+      const level = reply.ok ? 'info' : 'warn'
+      if (context.log.isLevelEnabled(level)) {
+        const outcome = reply.ok ? 'ok' : reply.code
+        const fields = { req: current.requestId, process: label(context), command: line, outcome, ms: Math.round(performance.now() - current.queuedAt), joined: current.joined.length }
+        context.log[level](fields, reply.ok ? 'command done' : `command failed: ${reply.message}`)
+      }
       const after = reply.ok && track ? track(view, reply.value) : view
       if (after !== view) enqueue.assign({ view: after })
       enqueue.emit({ type: 'commandDone', line, reply, before: view, after, ms })
