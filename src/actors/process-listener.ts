@@ -56,7 +56,7 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
     })
     live.add(connection)
     handshaking.add(connection)
-    log.debug({ peer, port: role }, 'connection accepted')
+    log.info({ peer, port: role }, 'connection accepted')
     connection.start()
   }
 
