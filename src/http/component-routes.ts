@@ -1,21 +1,21 @@
 import { Hono, type Context } from 'hono'
 import type { Registry } from '../actors/registry.ts'
 import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/vf.ts'
-import { ClassifierBody, CLIENT_ID_PATTERN, ComponentName, MirrorComponentBody, MirrorPortsBody, VfComponentBody, VfPortsBody } from './schemas.ts'
+import { ClassifierBody, CLIENT_ID_SEGMENT, ComponentName, MirrorComponentBody, MirrorPortsBody, VfComponentBody, VfPortsBody } from './schemas.ts'
 import { json } from './json.ts'
-import { sender } from './sender.ts'
+import { secondarySender } from './sender.ts'
 import { check, readJson } from './validate.ts'
 
-const ID = `/:client_id{${CLIENT_ID_PATTERN}}`
+const ID = CLIENT_ID_SEGMENT
 
 /** The endpoints vf and mirror share: status, components and their ports. */
-function componentRoutes<K extends 'vf' | 'mirror'>(
+function componentRoutes(
   registry: Registry,
-  kind: K,
+  kind: 'vf' | 'mirror',
   commands: ComponentCommands,
   schemas: { component: typeof VfComponentBody; ports: typeof VfPortsBody | typeof MirrorPortsBody },
 ) {
-  const processOf = (c: Context) => sender(c, registry.secondary(kind, Number(c.req.param('client_id'))).connection)
+  const processOf = secondarySender(registry, kind)
   const name = (c: Context) => check(ComponentName, c.req.param('name'), 'name')
   return new Hono()
     .get(ID, async (c) => json(c, await processOf(c)(commands.status())))
@@ -41,13 +41,15 @@ function componentRoutes<K extends 'vf' | 'mirror'>(
 }
 
 /** /v1/vfs/{client_id}: components, ports with vlan, classifier table. */
-export const vfRoutes = (registry: Registry) =>
-  componentRoutes(registry, 'vf', vfCommands, { component: VfComponentBody, ports: VfPortsBody }).put(`${ID}/classifier_table`, async (c) => {
-    const send = sender(c, registry.secondary('vf', Number(c.req.param('client_id'))).connection)
+export const vfRoutes = (registry: Registry) => {
+  const vfOf = secondarySender(registry, 'vf')
+  return componentRoutes(registry, 'vf', vfCommands, { component: VfComponentBody, ports: VfPortsBody }).put(`${ID}/classifier_table`, async (c) => {
+    const send = vfOf(c)
     const body = await readJson(c, ClassifierBody)
     await send(vfCommands.classifierTable(body.action, body.mac_address, body.port, body.type === 'vlan' ? body.vlan : undefined))
     return c.body(null, 204)
   })
+}
 
 /** /v1/mirrors/{client_id}: components and their ports. */
 export const mirrorRoutes = (registry: Registry) =>

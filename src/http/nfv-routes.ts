@@ -1,16 +1,16 @@
-import { Hono, type Context } from 'hono'
+import { Hono } from 'hono'
 import type { Registry } from '../actors/registry.ts'
 import { nfvCommands as nfv } from '../protocol/nfv.ts'
-import { CLIENT_ID_PATTERN, ForwardBody, NfvPortsBody, PatchBody } from './schemas.ts'
+import { CLIENT_ID_SEGMENT, ForwardBody, NfvPortsBody, PatchBody } from './schemas.ts'
 import { json } from './json.ts'
-import { sender } from './sender.ts'
+import { secondarySender } from './sender.ts'
 import { readJson } from './validate.ts'
 
-const ID = `/:client_id{${CLIENT_ID_PATTERN}}`
+const ID = CLIENT_ID_SEGMENT
 
 /** /v1/nfvs/{client_id}: status, forwarding, ports, patches, exit. */
 export const nfvRoutes = (registry: Registry) => {
-  const nfvOf = (c: Context) => sender(c, registry.secondary('nfv', Number(c.req.param('client_id'))).connection)
+  const nfvOf = secondarySender(registry, 'nfv')
   return new Hono()
     .get(ID, async (c) => json(c, await nfvOf(c)(nfv.status())))
     .put(`${ID}/forward`, async (c) => {
