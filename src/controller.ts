@@ -67,7 +67,12 @@ export async function startController(options: ControllerOptions) {
       connectionsCheckingInterval: Math.min(1000, options.httpRequestTimeoutMs),
     },
   }) as Server
-  await once(server, 'listening')
+  try {
+    await once(server, 'listening')
+  } catch (error) {
+    processes.close(true)
+    throw error
+  }
   const apiPort = (server.address() as AddressInfo).port
   log.info({ host, primaryPort: processes.primaryPort, secondaryPort: processes.secondaryPort, apiPort }, 'controller listening')
 

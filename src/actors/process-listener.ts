@@ -67,8 +67,15 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
   }
   const primaryServer = createServer(accept('primary'))
   const secondaryServer = createServer(accept('secondary'))
-  const primaryPort = await listen(primaryServer, options.primaryPort)
-  const secondaryPort = await listen(secondaryServer, options.secondaryPort)
+  let primaryPort: number, secondaryPort: number
+  try {
+    primaryPort = await listen(primaryServer, options.primaryPort)
+    secondaryPort = await listen(secondaryServer, options.secondaryPort)
+  } catch (error) {
+    primaryServer.close()
+    secondaryServer.close()
+    throw error
+  }
 
   return {
     primaryPort,
