@@ -4,7 +4,9 @@ import { createServer } from 'node:http'
 
 const [port, file] = process.argv.slice(2)
 const { readFileSync } = await import('node:fs')
-const responses = new Map(Object.entries(JSON.parse(readFileSync(file!, 'utf8')) as Record<string, string>))
+const responses = new Map(
+  Object.entries(JSON.parse(readFileSync(file!, 'utf8')) as Record<string, string>),
+)
 createServer((req, res) => {
   req.resume() // read and drop the body, as a server must
   req.on('end', () => {

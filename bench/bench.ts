@@ -7,18 +7,47 @@ import autocannon from 'autocannon'
 import { startChild, stopChild } from './lib/children.ts'
 import { startControllerProcess } from './lib/controller-process.ts'
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, profile: { type: 'boolean', default: false } } })
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    profile: { type: 'boolean', default: false },
+  },
+})
 const seconds = Number(values.seconds)
 const out = new URL('../bench-results/', import.meta.url).pathname
 mkdirSync(out, { recursive: true })
 
 type Load = { method: 'GET' | 'PUT'; path: string; body?: string }
-type Figures = { rps: number; p50: number; p99: number; errors: number; non2xx: number; cpu?: number }
+type Figures = {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+  non2xx: number
+  cpu?: number
+}
 
-async function load(url: string, target: Load | Load[], connections: number, duration = seconds): Promise<Figures> {
+async function load(
+  url: string,
+  target: Load | Load[],
+  connections: number,
+  duration = seconds,
+): Promise<Figures> {
   const requests = Array.isArray(target) ? target : [target]
-  const result = await autocannon({ url, connections, duration, requests, headers: { 'content-type': 'application/json' } })
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx }
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    requests,
+    headers: { 'content-type': 'application/json' },
+  })
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  }
 }
 
 const processesUp = async (api: string, count: number) => {
@@ -31,10 +60,26 @@ const processesUp = async (api: string, count: number) => {
 }
 
 const sims = (controller: { primaryPort: number; secondaryPort: number }, args: string[]) =>
-  startChild('src/sim/cli.ts', ['-p', String(controller.primaryPort), '-s', String(controller.secondaryPort), '--poll-ms', '0', ...args], /connected/, 'stderr')
+  startChild(
+    'src/sim/cli.ts',
+    [
+      '-p',
+      String(controller.primaryPort),
+      '-s',
+      String(controller.secondaryPort),
+      '--poll-ms',
+      '0',
+      ...args,
+    ],
+    /connected/,
+    'stderr',
+  )
 
 // The controller and the simulated processes (answering at once), each in its own process.
-const controller = await startControllerProcess(['--log-level', 'warn'], values.profile ? ['--cpu-prof', `--cpu-prof-dir=${out}`] : [])
+const controller = await startControllerProcess(
+  ['--log-level', 'warn'],
+  values.profile ? ['--cpu-prof', `--cpu-prof-dir=${out}`] : [],
+)
 const api = `http://127.0.0.1:${controller.apiPort}`
 const children = [await sims(controller, ['--primary', '--nfv', '1', '--vf', '2', '--mirror', '3'])]
 await processesUp(api, 4)
@@ -43,7 +88,11 @@ const LOADS: Record<string, Load> = {
   'GET /v1/processes': { method: 'GET', path: '/v1/processes' },
   'GET /v1/nfvs/1': { method: 'GET', path: '/v1/nfvs/1' },
   'GET /v1/vfs/2': { method: 'GET', path: '/v1/vfs/2' },
-  'PUT /v1/nfvs/1/patches': { method: 'PUT', path: '/v1/nfvs/1/patches', body: JSON.stringify({ src: 'phy:0', dst: 'phy:1' }) },
+  'PUT /v1/nfvs/1/patches': {
+    method: 'PUT',
+    path: '/v1/nfvs/1/patches',
+    body: JSON.stringify({ src: 'phy:0', dst: 'phy:1' }),
+  },
 }
 
 // The bare server answers exactly what the controller answers.
@@ -54,7 +103,11 @@ for (const { method, path, body } of Object.values(LOADS)) {
 }
 writeFileSync(`${out}bare-responses.json`, JSON.stringify(responses))
 const barePort = controller.apiPort + 1
-const bare = await startChild('bench/bare-server.ts', [String(barePort), `${out}bare-responses.json`], /listening/)
+const bare = await startChild(
+  'bench/bare-server.ts',
+  [String(barePort), `${out}bare-responses.json`],
+  /listening/,
+)
 const bareUrl = `http://127.0.0.1:${barePort}`
 
 type Row = { endpoint: string; connections: number; controller: Figures; bare: Figures }
@@ -80,7 +133,10 @@ const scaling: Scale[] = []
 let connected = 1
 for (const processes of [1, 16, 128]) {
   if (processes > connected) {
-    const ids = Array.from({ length: processes - connected }, (_, i) => ['--nfv', String(100 + connected + i)]).flat()
+    const ids = Array.from({ length: processes - connected }, (_, i) => [
+      '--nfv',
+      String(100 + connected + i),
+    ]).flat()
     children.push(await sims(controller, ids))
     connected = processes
     await processesUp(api, 3 + processes)
@@ -91,7 +147,9 @@ for (const processes of [1, 16, 128]) {
   const oneProcess = await load(api, LOADS['GET /v1/nfvs/1']!, 64)
   const allProcesses = await load(api, all, 64)
   scaling.push({ processes, oneProcess, allProcesses, rssMiB: controller.rssMiB() })
-  process.stderr.write(`${processes} processes: ${oneProcess.rps}/s, ${allProcesses.rps}/s over all\n`)
+  process.stderr.write(
+    `${processes} processes: ${oneProcess.rps}/s, ${allProcesses.rps}/s over all\n`,
+  )
 }
 const finalPeak = controller.peakRssMiB()
 for (const child of children) await stopChild(child)
@@ -113,11 +171,17 @@ const lines = [
   '',
   '| processes connected | GET /v1/nfvs/1 x64 req/s | p50 ms | p99 ms | all nfvs in turn x64 req/s | p99 ms | RSS MiB |',
   '| --- | --- | --- | --- | --- | --- | --- |',
-  ...scaling.map(({ processes, oneProcess: o, allProcesses: a, rssMiB }) => `| ${processes} | ${o.rps} | ${o.p50} | ${o.p99} | ${a.rps} | ${a.p99} | ${rssMiB.toFixed(1)} |`),
+  ...scaling.map(
+    ({ processes, oneProcess: o, allProcesses: a, rssMiB }) =>
+      `| ${processes} | ${o.rps} | ${o.p50} | ${o.p99} | ${a.rps} | ${a.p99} | ${rssMiB.toFixed(1)} |`,
+  ),
   '',
   `controller peak RSS over the whole run: ${finalPeak.toFixed(1)} MiB`,
 ]
 process.stdout.write(`${lines.join('\n')}\n`)
 const file = `${out}bench-${Date.now()}.json`
-writeFileSync(file, JSON.stringify({ seconds, rows, peakRssMiB, scaling, finalPeakRssMiB: finalPeak }, null, 2))
+writeFileSync(
+  file,
+  JSON.stringify({ seconds, rows, peakRssMiB, scaling, finalPeakRssMiB: finalPeak }, null, 2),
+)
 process.stdout.write(`\nwritten to ${file}\n`)

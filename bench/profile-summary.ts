@@ -2,9 +2,17 @@
 // Usage: tsx bench/profile-summary.ts FILE.cpuprofile [TOP]
 import { readFileSync } from 'node:fs'
 
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+type Node = {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+  children?: number[]
+}
 const [file, top = '25'] = process.argv.slice(2)
-const profile = JSON.parse(readFileSync(file!, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] }
+const profile = JSON.parse(readFileSync(file!, 'utf8')) as {
+  nodes: Node[]
+  samples: number[]
+  timeDeltas: number[]
+}
 const byId = new Map(profile.nodes.map((n) => [n.id, n]))
 const self = new Map<number, number>()
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
@@ -14,9 +22,14 @@ const where = (url: string) => {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1]
   if (pkg) return pkg
   if (url.includes('/src/')) return `spp-ctl ${url.slice(url.indexOf('/src/') + 1)}`
-  return url.startsWith('node:') ? url : url === '' ? '(native/gc)' : url.split('/').slice(-2).join('/')
+  return url.startsWith('node:')
+    ? url
+    : url === ''
+      ? '(native/gc)'
+      : url.split('/').slice(-2).join('/')
 }
-const add = (map: Map<string, number>, key: string, us: number) => map.set(key, (map.get(key) ?? 0) + us)
+const add = (map: Map<string, number>, key: string, us: number) =>
+  map.set(key, (map.get(key) ?? 0) + us)
 const functions = new Map<string, number>()
 const packages = new Map<string, number>()
 for (const [id, us] of self) {
@@ -26,7 +39,8 @@ for (const [id, us] of self) {
 }
 const show = (title: string, map: Map<string, number>) => {
   process.stdout.write(`\n${title}\n`)
-  for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(top))) process.stdout.write(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}\n`)
+  for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(top)))
+    process.stdout.write(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}\n`)
 }
 process.stdout.write(`${(total / 1e6).toFixed(1)} s of samples\n`)
 show('self time by package or file', packages)

@@ -6,30 +6,58 @@ import type { SimProcess } from '../src/sim/sim-process.ts'
 import { startSims, type SimSpec, type SimTarget } from '../src/sim/start-sims.ts'
 import { startControllerProcess } from './lib/controller-process.ts'
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '16' } } })
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    connections: { type: 'string', default: '16' },
+  },
+})
 const seconds = Number(values.seconds)
 const connections = Number(values.connections)
 const COMMAND_TIMEOUT = 1000
 
-const controller = await startControllerProcess(['--command-timeout', String(COMMAND_TIMEOUT), '--log-level', 'warn'])
-const target: SimTarget = { primaryPort: controller.primaryPort, secondaryPort: controller.secondaryPort, reconnect: true }
+const controller = await startControllerProcess([
+  '--command-timeout',
+  String(COMMAND_TIMEOUT),
+  '--log-level',
+  'warn',
+])
+const target: SimTarget = {
+  primaryPort: controller.primaryPort,
+  secondaryPort: controller.secondaryPort,
+  reconnect: true,
+}
 const sims: SimProcess[] = []
-const start = async (specs: SimSpec[], extra: Partial<SimTarget> = {}) => sims.push(...(await startSims(specs, { ...target, ...extra })))
+const start = async (specs: SimSpec[], extra: Partial<SimTarget> = {}) =>
+  sims.push(...(await startSims(specs, { ...target, ...extra })))
 // Healthy processes.
-await start([{ kind: 'primary' }, { kind: 'nfv', clientId: 1 }, { kind: 'vf', clientId: 2 }, { kind: 'mirror', clientId: 3 }])
+await start([
+  { kind: 'primary' },
+  { kind: 'nfv', clientId: 1 },
+  { kind: 'vf', clientId: 2 },
+  { kind: 'mirror', clientId: 3 },
+])
 // Misbehaving ones; a reconnect starts their count again, so the connection-ending faults recur.
 await start([{ kind: 'nfv', clientId: 11 }], { faults: { closeAt: 40 } })
 await start([{ kind: 'nfv', clientId: 12 }], { faults: { silentAt: 25 } })
 await start([{ kind: 'vf', clientId: 13 }], { faults: { garbageAt: 30 } })
 await start([{ kind: 'nfv', clientId: 14 }], { faults: { delayMs: COMMAND_TIMEOUT + 500 } })
-await start([{ kind: 'vf', clientId: 15 }], { faults: { splitWrites: 40, padStatusBytes: 200_000 } })
+await start([{ kind: 'vf', clientId: 15 }], {
+  faults: { splitWrites: 40, padStatusBytes: 200_000 },
+})
 await start([{ kind: 'vf', clientId: 16 }], { faults: { endlessAt: 20 } })
-await start([{ kind: 'nfv', clientId: 17 }], { faults: { late: { at: 5, ms: COMMAND_TIMEOUT + 300 } } })
+await start([{ kind: 'nfv', clientId: 17 }], {
+  faults: { late: { at: 5, ms: COMMAND_TIMEOUT + 300 } },
+})
 await start([{ kind: 'nfv', clientId: 18 }], { faults: { silentHandshake: true } })
 let commands = 0
 for (const sim of sims) sim.on('command', () => commands++)
 
-const json = (method: string, path: string, body: unknown) => ({ method: method as 'PUT', path, body: typeof body === 'string' ? body : JSON.stringify(body) })
+const json = (method: string, path: string, body: unknown) => ({
+  method: method as 'PUT',
+  path,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+})
 const requests = [
   { method: 'GET' as const, path: '/v1/processes' },
   { method: 'GET' as const, path: '/v1/nfvs/1' },
@@ -57,7 +85,13 @@ const requests = [
 await new Promise((resolve) => setTimeout(resolve, 1500)) // let every process identify
 const startRss = controller.rssMiB()
 const startedAt = Date.now()
-const result = await autocannon({ url: `http://127.0.0.1:${controller.apiPort}`, connections, duration: seconds, requests, timeout: 10 })
+const result = await autocannon({
+  url: `http://127.0.0.1:${controller.apiPort}`,
+  connections,
+  duration: seconds,
+  requests,
+  timeout: 10,
+})
 const endRss = controller.rssMiB()
 const peak = controller.peakRssMiB()
 for (const sim of sims) sim.stop()
@@ -66,7 +100,8 @@ const exitCode = await controller.stop()
 const byStatus = Object.entries(result.statusCodeStats ?? {})
   .map(([status, { count }]) => `${status}: ${count}`)
   .join(', ')
-process.stdout.write(`spp-ctl soak: ${((Date.now() - startedAt) / 1000).toFixed(0)} s, ${connections} connections, ${sims.length} simulated processes (9 misbehaving)
+process.stdout
+  .write(`spp-ctl soak: ${((Date.now() - startedAt) / 1000).toFixed(0)} s, ${connections} connections, ${sims.length} simulated processes (9 misbehaving)
 requests served:      ${result.requests.total} (${result.requests.average.toFixed(0)}/s average)
 responses by status:  ${byStatus}
 client errors:        ${result.errors} (connection failures), ${result.timeouts} timeouts (none allowed over 10 s)

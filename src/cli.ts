@@ -29,10 +29,18 @@ const fail = (message: string): never => {
   process.exit(2)
 }
 
-function integer(flag: string, text: string | undefined, fallback: number, min: number, max: number): number {
+function integer(
+  flag: string,
+  text: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (text === undefined) return fallback
   const value = /^\d+$/.test(text) ? Number(text) : NaN
-  return value >= min && value <= max ? value : fail(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
+  return value >= min && value <= max
+    ? value
+    : fail(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
 }
 
 const parsed = (() => {
@@ -64,7 +72,8 @@ if (parsed.help) {
   process.exit(0)
 }
 const level = parsed['log-level'] ?? 'info'
-if (!(LOG_LEVELS as readonly string[]).includes(level)) fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
+if (!(LOG_LEVELS as readonly string[]).includes(level))
+  fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
 const log = createLogger(level as LogLevel)
 
 const controller = await startController({
@@ -73,13 +82,55 @@ const controller = await startController({
   primaryPort: integer('pri-port', parsed['pri-port'], DEFAULTS.primaryPort, 0, 65535),
   secondaryPort: integer('sec-port', parsed['sec-port'], DEFAULTS.secondaryPort, 0, 65535),
   apiPort: integer('api-port', parsed['api-port'], DEFAULTS.apiPort, 0, 65535),
-  commandTimeoutMs: integer('command-timeout', parsed['command-timeout'], DEFAULTS.commandTimeoutMs, 1, 600_000),
-  maxReplyBytes: integer('max-reply-bytes', parsed['max-reply-bytes'], DEFAULTS.maxReplyBytes, 4096, 1 << 30),
-  maxUnidentified: integer('max-unidentified', parsed['max-unidentified'], DEFAULTS.maxUnidentified, 1, 100_000),
-  maxBodyBytes: integer('max-body-bytes', parsed['max-body-bytes'], DEFAULTS.maxBodyBytes, 1024, 1 << 30),
-  httpRequestTimeoutMs: integer('http-timeout', parsed['http-timeout'], DEFAULTS.httpRequestTimeoutMs, 1, 600_000),
-  eventBufferSize: integer('event-buffer', parsed['event-buffer'], DEFAULTS.eventBufferSize, 1, 1_000_000),
-  maxPendingEventsPerClient: integer('max-pending-events', parsed['max-pending-events'], DEFAULTS.maxPendingEventsPerClient, 1, 1_000_000),
+  commandTimeoutMs: integer(
+    'command-timeout',
+    parsed['command-timeout'],
+    DEFAULTS.commandTimeoutMs,
+    1,
+    600_000,
+  ),
+  maxReplyBytes: integer(
+    'max-reply-bytes',
+    parsed['max-reply-bytes'],
+    DEFAULTS.maxReplyBytes,
+    4096,
+    1 << 30,
+  ),
+  maxUnidentified: integer(
+    'max-unidentified',
+    parsed['max-unidentified'],
+    DEFAULTS.maxUnidentified,
+    1,
+    100_000,
+  ),
+  maxBodyBytes: integer(
+    'max-body-bytes',
+    parsed['max-body-bytes'],
+    DEFAULTS.maxBodyBytes,
+    1024,
+    1 << 30,
+  ),
+  httpRequestTimeoutMs: integer(
+    'http-timeout',
+    parsed['http-timeout'],
+    DEFAULTS.httpRequestTimeoutMs,
+    1,
+    600_000,
+  ),
+  eventBufferSize: integer(
+    'event-buffer',
+    parsed['event-buffer'],
+    DEFAULTS.eventBufferSize,
+    1,
+    1_000_000,
+  ),
+  maxPendingEventsPerClient: integer(
+    'max-pending-events',
+    parsed['max-pending-events'],
+    DEFAULTS.maxPendingEventsPerClient,
+    1,
+    1_000_000,
+  ),
 }).catch((error: Error) => fail(`cannot start: ${error.message}`))
 
 let stopping = false

@@ -74,7 +74,10 @@ export async function startController(options: ControllerOptions) {
     throw error
   }
   const apiPort = (server.address() as AddressInfo).port
-  log.info({ host, primaryPort: processes.primaryPort, secondaryPort: processes.secondaryPort, apiPort }, 'controller listening')
+  log.info(
+    { host, primaryPort: processes.primaryPort, secondaryPort: processes.secondaryPort, apiPort },
+    'controller listening',
+  )
 
   return {
     registry,

@@ -4,12 +4,24 @@ import { createLogger } from './logger.ts'
 import { startSims, type SimSpec } from './sim/start-sims.ts'
 
 /** The controller on its default ports, with a simulated primary, nfv 1, vf 2 and mirror 3. */
-const { values } = parseArgs({ options: { 'poll-ms': { type: 'string', default: '1000' }, 'log-level': { type: 'string', default: 'info' } } })
+const { values } = parseArgs({
+  options: {
+    'poll-ms': { type: 'string', default: '1000' },
+    'log-level': { type: 'string', default: 'info' },
+  },
+})
 const log = createLogger(values['log-level'] as 'info')
 const controller = await startController({ ...DEFAULTS, log })
-const specs: SimSpec[] = [{ kind: 'primary' }, { kind: 'nfv', clientId: 1 }, { kind: 'vf', clientId: 2 }, { kind: 'mirror', clientId: 3 }]
+const specs: SimSpec[] = [
+  { kind: 'primary' },
+  { kind: 'nfv', clientId: 1 },
+  { kind: 'vf', clientId: 2 },
+  { kind: 'mirror', clientId: 3 },
+]
 let pending = specs.length
-const registered = new Promise<void>((resolve) => controller.registry.on('registered', () => --pending === 0 && resolve()))
+const registered = new Promise<void>((resolve) =>
+  controller.registry.on('registered', () => --pending === 0 && resolve()),
+)
 const sims = await startSims(specs, {
   primaryPort: controller.primaryPort,
   secondaryPort: controller.secondaryPort,

@@ -4,7 +4,8 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
 /** Structured JSON logs on stderr, one line per event; stdout stays free for a program's output. */
-export const createLogger = (level: LogLevel = 'info'): Logger => pino({ level, base: { name: 'spp-ctl' } }, pino.destination(2))
+export const createLogger = (level: LogLevel = 'info'): Logger =>
+  pino({ level, base: { name: 'spp-ctl' } }, pino.destination(2))
 
 /** For tests and embedding: a logger that writes nothing. */
 export const silentLogger = (): Logger => pino({ level: 'silent' })

@@ -11,14 +11,24 @@ const KINDS: ProcessKind[] = ['primary', 'nfv', 'vf', 'mirror']
 /** A command's name for metrics: its verb, and the action for the verbs that take one. */
 export const commandName = (line: string) => {
   const [verb, action] = line.split(' ')
-  return verb === 'component' || verb === 'port' || verb === 'classifier_table' || (verb === 'patch' && action === 'reset') ? `${verb} ${action}` : verb!
+  return verb === 'component' ||
+    verb === 'port' ||
+    verb === 'classifier_table' ||
+    (verb === 'patch' && action === 'reset')
+    ? `${verb} ${action}`
+    : verb!
 }
 
 /** Prometheus metrics of the controller (prom-client), served at GET /metrics. */
 export function createMetrics(processes: Registry) {
   const registry = new MetricsRegistry()
   const registers = [registry]
-  const httpRequests = new Counter({ name: 'spp_http_requests_total', help: 'REST requests answered, by route and status', labelNames: ['method', 'route', 'status'], registers })
+  const httpRequests = new Counter({
+    name: 'spp_http_requests_total',
+    help: 'REST requests answered, by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+  })
   const commandSeconds = new Histogram({
     name: 'spp_command_duration_seconds',
     help: 'Time from sending a command to a process to its reply (or its timeout)',
@@ -26,9 +36,24 @@ export function createMetrics(processes: Registry) {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   })
-  const commandFailures = new Counter({ name: 'spp_command_failures_total', help: 'Commands that failed, by error', labelNames: ['kind', 'command', 'error'], registers })
-  const timeouts = new Counter({ name: 'spp_command_timeouts_total', help: 'Commands that got no reply within the command timeout', labelNames: ['kind'], registers })
-  const disconnects = new Counter({ name: 'spp_process_disconnects_total', help: 'Identified processes whose connection closed', labelNames: ['kind'], registers })
+  const commandFailures = new Counter({
+    name: 'spp_command_failures_total',
+    help: 'Commands that failed, by error',
+    labelNames: ['kind', 'command', 'error'],
+    registers,
+  })
+  const timeouts = new Counter({
+    name: 'spp_command_timeouts_total',
+    help: 'Commands that got no reply within the command timeout',
+    labelNames: ['kind'],
+    registers,
+  })
+  const disconnects = new Counter({
+    name: 'spp_process_disconnects_total',
+    help: 'Identified processes whose connection closed',
+    labelNames: ['kind'],
+    registers,
+  })
   new Gauge({
     name: 'spp_processes',
     help: 'Identified processes connected now, by kind',
@@ -58,9 +83,15 @@ export function createMetrics(processes: Registry) {
   let scrapeStatus: Promise<PrimaryStatus | undefined> | undefined
   const primaryStatus = (): Promise<PrimaryStatus | undefined> => {
     const primary = processes.entries().find((e) => e.kind === 'primary')
-    return (scrapeStatus ??= primary ? ask(primary.connection, primaryCommands.status()).catch(() => undefined) : Promise.resolve(undefined))
+    return (scrapeStatus ??= primary
+      ? ask(primary.connection, primaryCommands.status()).catch(() => undefined)
+      : Promise.resolve(undefined))
   }
-  const portCounter = (name: string, help: string, read: (status: PrimaryStatus) => [string, number][]) =>
+  const portCounter = (
+    name: string,
+    help: string,
+    read: (status: PrimaryStatus) => [string, number][],
+  ) =>
     new Counter({
       name,
       help,
@@ -74,10 +105,22 @@ export function createMetrics(processes: Registry) {
     })
   const phy = (s: PrimaryStatus) => s.phy_ports.map((p) => [`phy:${p.id}`, p] as const)
   const ring = (s: PrimaryStatus) => s.ring_ports.map((r) => [`ring:${r.id}`, r] as const)
-  portCounter('spp_port_rx_packets_total', 'Packets received, as the primary counts them', (s) => [...phy(s), ...ring(s)].map(([port, p]) => [port, p.rx]))
-  portCounter('spp_port_tx_packets_total', 'Packets transmitted, as the primary counts them', (s) => [...phy(s), ...ring(s)].map(([port, p]) => [port, p.tx]))
-  portCounter('spp_port_tx_dropped_total', 'Packets dropped on transmit, as the primary counts them', (s) => [...phy(s), ...ring(s)].map(([port, p]) => [port, p.tx_drop]))
-  portCounter('spp_port_rx_dropped_total', 'Packets dropped on receive (rings), as the primary counts them', (s) => ring(s).map(([port, r]) => [port, r.rx_drop]))
+  portCounter('spp_port_rx_packets_total', 'Packets received, as the primary counts them', (s) =>
+    [...phy(s), ...ring(s)].map(([port, p]) => [port, p.rx]),
+  )
+  portCounter('spp_port_tx_packets_total', 'Packets transmitted, as the primary counts them', (s) =>
+    [...phy(s), ...ring(s)].map(([port, p]) => [port, p.tx]),
+  )
+  portCounter(
+    'spp_port_tx_dropped_total',
+    'Packets dropped on transmit, as the primary counts them',
+    (s) => [...phy(s), ...ring(s)].map(([port, p]) => [port, p.tx_drop]),
+  )
+  portCounter(
+    'spp_port_rx_dropped_total',
+    'Packets dropped on receive (rings), as the primary counts them',
+    (s) => ring(s).map(([port, r]) => [port, r.rx_drop]),
+  )
 
   return {
     registry,

@@ -8,7 +8,11 @@ import { startSims } from '../src/sim/start-sims.ts'
 const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
 
 test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0', async () => {
-  const child = spawn(process.execPath, [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-level', 'info'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(
+    process.execPath,
+    [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-level', 'info'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
   const sims: Awaited<ReturnType<typeof startSims>> = []
   try {
     const lines = createInterface({ input: child.stderr! })
@@ -27,8 +31,16 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
         lines.on('line', onLine)
       })
     lines.on('line', (line) => logs.push(JSON.parse(line)))
-    const { primaryPort, secondaryPort, apiPort } = (await waitFor('controller listening')) as Record<string, number>
-    sims.push(...(await startSims([{ kind: 'nfv', clientId: 1 }], { primaryPort: primaryPort!, secondaryPort: secondaryPort!, faults: { delayMs: 300 } })))
+    const { primaryPort, secondaryPort, apiPort } = (await waitFor(
+      'controller listening',
+    )) as Record<string, number>
+    sims.push(
+      ...(await startSims([{ kind: 'nfv', clientId: 1 }], {
+        primaryPort: primaryPort!,
+        secondaryPort: secondaryPort!,
+        faults: { delayMs: 300 },
+      })),
+    )
     await waitFor('process identified')
     const inFlight = fetch(`http://127.0.0.1:${apiPort}/v1/nfvs/1`)
     await once(sims[0]!, 'command')
@@ -42,7 +54,9 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
     const command = logs.find((l) => l.msg === 'command done')
     assert.equal([command?.process, command?.command, command?.outcome], ['nfv 1', 'status', 'ok'])
     assert.type(command?.req, 'string', 'the command log names the HTTP request')
-    assert.ok(logs.some((l) => l.msg === 'http request' && l.req === command?.req && l.status === 200))
+    assert.ok(
+      logs.some((l) => l.msg === 'http request' && l.req === command?.req && l.status === 200),
+    )
   } finally {
     for (const sim of sims) sim.stop()
     child.kill('SIGKILL')
@@ -50,7 +64,9 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
 })
 
 test('bad flags exit 2 with the reason and the usage', async () => {
-  const child = spawn(process.execPath, [CLI, '--command-timeout', 'soon'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [CLI, '--command-timeout', 'soon'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
   const [code] = await once(child, 'exit')

@@ -9,7 +9,10 @@ import { silentLogger } from '../src/logger.ts'
 async function isFree(port: number): Promise<boolean> {
   const probe = createServer()
   probe.listen(port, '127.0.0.1')
-  const free = await Promise.race([once(probe, 'listening').then(() => true), once(probe, 'error').then(() => false)])
+  const free = await Promise.race([
+    once(probe, 'listening').then(() => true),
+    once(probe, 'error').then(() => false),
+  ])
   if (free) {
     probe.close()
     await once(probe, 'close')
@@ -30,9 +33,19 @@ for (const busy of ['secondaryPort', 'apiPort'] as const) {
       await once(s, 'close')
       return port
     }
-    const ports = { primaryPort: await free(), secondaryPort: await free(), apiPort: await free(), [busy]: taken }
+    const ports = {
+      primaryPort: await free(),
+      secondaryPort: await free(),
+      apiPort: await free(),
+      [busy]: taken,
+    }
     try {
-      const started = startController({ ...DEFAULTS, host: '127.0.0.1', ...ports, log: silentLogger() })
+      const started = startController({
+        ...DEFAULTS,
+        host: '127.0.0.1',
+        ...ports,
+        log: silentLogger(),
+      })
       await started.then(
         async (c) => {
           await c.close()
@@ -41,7 +54,8 @@ for (const busy of ['secondaryPort', 'apiPort'] as const) {
         (error: NodeJS.ErrnoException) => assert.is(error.code, 'EADDRINUSE'),
       )
       assert.ok(await isFree(ports.primaryPort), 'the primary port is released')
-      if (busy === 'apiPort') assert.ok(await isFree(ports.secondaryPort), 'the secondary port is released')
+      if (busy === 'apiPort')
+        assert.ok(await isFree(ports.secondaryPort), 'the secondary port is released')
     } finally {
       holder.close()
     }

@@ -8,12 +8,16 @@ const bin = (name: string) => new URL(`../node_modules/.bin/${name}`, import.met
 
 // npm test is what CI runs: type errors and lint findings fail it too.
 test('the project type-checks (npm run check)', async () => {
-  const result = await run(bin('tsc'), ['--noEmit'], { cwd: new URL('..', import.meta.url).pathname }).catch((error: { stdout: string }) => error)
+  const result = await run(bin('tsc'), ['--noEmit'], {
+    cwd: new URL('..', import.meta.url).pathname,
+  }).catch((error: { stdout: string }) => error)
   assert.is(result.stdout, '')
 })
 
 test('the linter finds nothing (npm run lint)', async () => {
-  const result = await run(bin('eslint'), ['.'], { cwd: new URL('..', import.meta.url).pathname }).catch((error: { stdout: string }) => error)
+  const result = await run(bin('eslint'), ['.'], {
+    cwd: new URL('..', import.meta.url).pathname,
+  }).catch((error: { stdout: string }) => error)
   assert.is(result.stdout, '')
 })
 

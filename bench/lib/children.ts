@@ -5,8 +5,17 @@ import { createInterface } from 'node:readline'
 const TSX = new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname
 
 /** Runs a TypeScript entry point as a child process; resolves once it prints a line matching `ready`. */
-export async function startChild(script: string, args: string[], ready: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [TSX, new URL(`../../${script}`, import.meta.url).pathname, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+export async function startChild(
+  script: string,
+  args: string[],
+  ready: RegExp,
+  stream: 'stdout' | 'stderr' = 'stdout',
+): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [TSX, new URL(`../../${script}`, import.meta.url).pathname, ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  )
   const lines = createInterface({ input: child[stream]! })
   const other = stream === 'stdout' ? child.stderr! : child.stdout!
   other.resume()

@@ -20,14 +20,40 @@ export type ControllerProcess = {
   stop(): Promise<number | null>
 }
 
-const LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' }
+const LEVELS: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+}
 
 /** Runs `spp-ctl` as its own process on ephemeral loopback ports, so its memory is its own. */
-export async function startControllerProcess(extraArgs: string[] = [], nodeArgs: string[] = []): Promise<ControllerProcess> {
+export async function startControllerProcess(
+  extraArgs: string[] = [],
+  nodeArgs: string[] = [],
+): Promise<ControllerProcess> {
   const cli = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
-  const [primaryPort, secondaryPort, apiPort] = [await freePort(), await freePort(), await freePort()]
-  const args = ['-b', '127.0.0.1', '-p', String(primaryPort), '-s', String(secondaryPort), '-a', String(apiPort), ...extraArgs]
-  const child = spawn(process.execPath, [...nodeArgs, cli, ...args], { stdio: ['ignore', 'inherit', 'pipe'] })
+  const [primaryPort, secondaryPort, apiPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ]
+  const args = [
+    '-b',
+    '127.0.0.1',
+    '-p',
+    String(primaryPort),
+    '-s',
+    String(secondaryPort),
+    '-a',
+    String(apiPort),
+    ...extraArgs,
+  ]
+  const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+  })
   const logLevels = new Map<string, number>()
   const lines = createInterface({ input: child.stderr! })
   lines.on('line', (line) => {
@@ -42,7 +68,14 @@ export async function startControllerProcess(extraArgs: string[] = [], nodeArgs:
     logLevels.set(level, (logLevels.get(level) ?? 0) + 1)
   })
   await untilListening(apiPort, child)
-  const status = (field: string) => Number(/(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(field)) ?? '')?.[1] ?? NaN) / 1024
+  const status = (field: string) =>
+    Number(
+      /(\d+) kB/.exec(
+        readFileSync(`/proc/${child.pid}/status`, 'utf8')
+          .split('\n')
+          .find((l) => l.startsWith(field)) ?? '',
+      )?.[1] ?? NaN,
+    ) / 1024
   return {
     child,
     primaryPort,
@@ -78,7 +111,10 @@ async function freePort(): Promise<number> {
 async function untilListening(apiPort: number, child: ChildProcess) {
   for (let attempt = 0; attempt < 200; attempt++) {
     if (child.exitCode !== null) throw new Error(`spp-ctl exited with ${child.exitCode}`)
-    const up = await fetch(`http://127.0.0.1:${apiPort}/v1/processes`).then(() => true, () => false)
+    const up = await fetch(`http://127.0.0.1:${apiPort}/v1/processes`).then(
+      () => true,
+      () => false,
+    )
     if (up) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

@@ -27,14 +27,29 @@ function waitersOf(connection: ProcessConnection): Map<number, Waiter> {
  * Queues one command; settles with its decoded reply, or fails with the reason it got none.
  * `requestId` names the HTTP request in the command's log line.
  */
-export function ask<T>(connection: ProcessConnection, command: Command<T>, requestId?: string): Promise<T> {
-  if (!isSafeLine(command.line)) return Promise.reject(new ControllerError('INVALID_REQUEST', 'refusing to send a malformed command'))
+export function ask<T>(
+  connection: ProcessConnection,
+  command: Command<T>,
+  requestId?: string,
+): Promise<T> {
+  if (!isSafeLine(command.line))
+    return Promise.reject(
+      new ControllerError('INVALID_REQUEST', 'refusing to send a malformed command'),
+    )
   if (connection.getSnapshot().status !== 'active') {
     return Promise.reject(new ControllerError('CONNECTION_CLOSED', 'the process has disconnected'))
   }
   const id = ++lastId
   return new Promise<T>((resolve, reject) => {
-    waitersOf(connection).set(id, (reply) => (reply.ok ? resolve(reply.value as T) : reject(new ControllerError(reply.code, reply.message))))
-    connection.send({ type: 'command', id, command: command as Command, queuedAt: performance.now(), requestId })
+    waitersOf(connection).set(id, (reply) =>
+      reply.ok ? resolve(reply.value as T) : reject(new ControllerError(reply.code, reply.message)),
+    )
+    connection.send({
+      type: 'command',
+      id,
+      command: command as Command,
+      queuedAt: performance.now(),
+      requestId,
+    })
   })
 }

@@ -1,33 +1,46 @@
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { assign, enqueueActions, fromCallback, raise, sendTo, setup, type ActorRefFrom } from 'xstate'
+import {
+  assign,
+  enqueueActions,
+  fromCallback,
+  raise,
+  sendTo,
+  setup,
+  type ActorRefFrom,
+} from 'xstate'
 import { HANDSHAKES, type Identity } from '../protocol/client-id.ts'
 import { frameReader, type Framing } from '../protocol/frames.ts'
 import { fail, type Result } from '../protocol/result.ts'
 import type { Command, ProcessKind, ProcessView } from '../protocol/types.ts'
 
 export type LinkInput = { socket: Socket; framing: Framing; maxReplyBytes: number }
-export type LinkEvent = { type: 'link.frame'; frame: Buffer } | { type: 'link.closed'; reason: string }
+export type LinkEvent =
+  { type: 'link.frame'; frame: Buffer } | { type: 'link.closed'; reason: string }
 
 /** Owns the socket: writes each line it is sent, sends back one event per complete reply. */
-export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(({ input, sendBack, receive }) => {
-  const { socket } = input
-  const frames = frameReader(input.framing, input.maxReplyBytes)
-  let failure: string | undefined
-  socket.on('data', (chunk: Buffer) => {
-    const read = frames.push(chunk)
-    if (!read.ok) {
-      failure = `protocol error: ${read.message}`
-      socket.destroy()
-      return
-    }
-    for (const frame of read.value) sendBack({ type: 'link.frame', frame })
-  })
-  socket.on('error', (error) => (failure ??= `socket error: ${error.message}`)) // 'close' follows
-  socket.on('close', () => sendBack({ type: 'link.closed', reason: failure ?? 'the process closed the connection' }))
-  receive((event) => socket.write(event.line))
-  return () => socket.destroy()
-})
+export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(
+  ({ input, sendBack, receive }) => {
+    const { socket } = input
+    const frames = frameReader(input.framing, input.maxReplyBytes)
+    let failure: string | undefined
+    socket.on('data', (chunk: Buffer) => {
+      const read = frames.push(chunk)
+      if (!read.ok) {
+        failure = `protocol error: ${read.message}`
+        socket.destroy()
+        return
+      }
+      for (const frame of read.value) sendBack({ type: 'link.frame', frame })
+    })
+    socket.on('error', (error) => (failure ??= `socket error: ${error.message}`)) // 'close' follows
+    socket.on('close', () =>
+      sendBack({ type: 'link.closed', reason: failure ?? 'the process closed the connection' }),
+    )
+    receive((event) => socket.write(event.line))
+    return () => socket.destroy()
+  },
+)
 
 /** A queued command; `requestId` names the HTTP request it serves, in the logs. */
 export type Job = { id: number; command: Command; queuedAt: number; requestId?: string }
@@ -40,7 +53,12 @@ type QueuedJob = Job & { joined: number[] }
  */
 export function enqueue(queue: QueuedJob[], job: Job): QueuedJob[] {
   const last = queue.at(-1)
-  if (last && job.command.coalesce && last.command.coalesce && last.command.line === job.command.line) {
+  if (
+    last &&
+    job.command.coalesce &&
+    last.command.coalesce &&
+    last.command.line === job.command.line
+  ) {
     return [...queue.slice(0, -1), { ...last, joined: [...last.joined, job.id] }]
   }
   return [...queue, { ...job, joined: [] }]
@@ -70,7 +88,14 @@ type Events =
 type Emitted =
   | { type: 'identified'; kind: ProcessKind; clientId?: number }
   | { type: 'settled'; id: number; reply: Result<unknown> }
-  | { type: 'commandDone'; line: string; reply: Result<unknown>; before: ProcessView; after: ProcessView; ms: number }
+  | {
+      type: 'commandDone'
+      line: string
+      reply: Result<unknown>
+      before: ProcessView
+      after: ProcessView
+      ms: number
+    }
 
 const timedOut = (ms: number) => fail(`no reply within ${ms} ms`, 'REPLY_TIMEOUT')
 const label = ({ kind, clientId }: Pick<Context, 'kind' | 'clientId'>) =>
@@ -86,11 +111,18 @@ export const processConnection = setup({
     currentCloses: ({ context }) => context.current?.command.closes === true,
   },
   actions: {
-    sendNext: enqueueActions(({ context: { queue: [job, ...rest] }, enqueue }) => {
-      if (!job) return
-      enqueue.assign({ current: { ...job, sentAt: performance.now() }, queue: rest })
-      enqueue.sendTo('link', { type: 'write', line: job.command.line })
-    }),
+    sendNext: enqueueActions(
+      ({
+        context: {
+          queue: [job, ...rest],
+        },
+        enqueue,
+      }) => {
+        if (!job) return
+        enqueue.assign({ current: { ...job, sentAt: performance.now() }, queue: rest })
+        enqueue.sendTo('link', { type: 'write', line: job.command.line })
+      },
+    ),
     settle: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
       const { current, view } = context
       if (!current) return
@@ -99,7 +131,14 @@ export const processConnection = setup({
       const level = reply.ok ? 'info' : 'warn'
       if (context.log.isLevelEnabled(level)) {
         const outcome = reply.ok ? 'ok' : reply.code
-        const fields = { req: current.requestId, process: label(context), command: line, outcome, ms: Math.round(performance.now() - current.queuedAt), joined: current.joined.length }
+        const fields = {
+          req: current.requestId,
+          process: label(context),
+          command: line,
+          outcome,
+          ms: Math.round(performance.now() - current.queuedAt),
+          joined: current.joined.length,
+        }
         context.log[level](fields, reply.ok ? 'command done' : `command failed: ${reply.message}`)
       }
       const after = reply.ok && track ? track(view, reply.value) : view
@@ -110,7 +149,8 @@ export const processConnection = setup({
     }),
     /** Fails every queued command without sending it. */
     failQueue: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
-      for (const { id, joined } of context.queue) for (const each of [id, ...joined]) enqueue.emit({ type: 'settled', id: each, reply })
+      for (const { id, joined } of context.queue)
+        for (const each of [id, ...joined]) enqueue.emit({ type: 'settled', id: each, reply })
       enqueue.assign({ queue: [] })
     }),
     setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
@@ -121,19 +161,41 @@ export const processConnection = setup({
   invoke: {
     id: 'link',
     src: 'socketLink',
-    input: ({ context }) => ({ socket: context.socket, framing: context.role === 'primary' ? 'fixed' : 'detect', maxReplyBytes: context.maxReplyBytes }),
+    input: ({ context }) => ({
+      socket: context.socket,
+      framing: context.role === 'primary' ? 'fixed' : 'detect',
+      maxReplyBytes: context.maxReplyBytes,
+    }),
   },
   on: {
-    command: { actions: assign({ queue: ({ context, event: { type: _, ...job } }) => enqueue(context.queue, job) }) },
-    'link.closed': { target: '.closed', actions: { type: 'setCloseReason', params: ({ event }) => event.reason } },
-    close: { target: '.closed', actions: { type: 'setCloseReason', params: ({ event }) => event.reason } },
+    command: {
+      actions: assign({
+        queue: ({ context, event: { type: _, ...job } }) => enqueue(context.queue, job),
+      }),
+    },
+    'link.closed': {
+      target: '.closed',
+      actions: { type: 'setCloseReason', params: ({ event }) => event.reason },
+    },
+    close: {
+      target: '.closed',
+      actions: { type: 'setCloseReason', params: ({ event }) => event.reason },
+    },
   },
   initial: 'identifying',
   states: {
     identifying: {
-      entry: sendTo('link', ({ context }) => ({ type: 'write' as const, line: HANDSHAKES[context.role].line })),
+      entry: sendTo('link', ({ context }) => ({
+        type: 'write' as const,
+        line: HANDSHAKES[context.role].line,
+      })),
       on: {
-        'link.frame': { actions: raise(({ context, event }) => ({ type: 'handshake' as const, result: HANDSHAKES[context.role].decode(event.frame) })) },
+        'link.frame': {
+          actions: raise(({ context, event }) => ({
+            type: 'handshake' as const,
+            result: HANDSHAKES[context.role].decode(event.frame),
+          })),
+        },
         handshake: [
           {
             guard: ({ event }) => event.result.ok,
@@ -144,14 +206,34 @@ export const processConnection = setup({
               enqueue.emit({ type: 'identified', ...result.value })
             }),
           },
-          { target: 'closed', actions: { type: 'setCloseReason', params: ({ event }) => `handshake failed: ${event.result.ok ? '' : event.result.message}` } },
+          {
+            target: 'closed',
+            actions: {
+              type: 'setCloseReason',
+              params: ({ event }) =>
+                `handshake failed: ${event.result.ok ? '' : event.result.message}`,
+            },
+          },
         ],
       },
-      after: { replyTimeout: { target: 'closed', actions: { type: 'setCloseReason', params: ({ context }) => `no answer to ${HANDSHAKES[context.role].line}` } } },
+      after: {
+        replyTimeout: {
+          target: 'closed',
+          actions: {
+            type: 'setCloseReason',
+            params: ({ context }) => `no answer to ${HANDSHAKES[context.role].line}`,
+          },
+        },
+      },
     },
     idle: {
       always: { guard: 'hasQueue', target: 'awaitingReply' },
-      on: { 'link.frame': { target: 'closed', actions: { type: 'setCloseReason', params: 'protocol error: reply without a command' } } },
+      on: {
+        'link.frame': {
+          target: 'closed',
+          actions: { type: 'setCloseReason', params: 'protocol error: reply without a command' },
+        },
+      },
     },
     awaitingReply: {
       entry: 'sendNext',
@@ -160,9 +242,21 @@ export const processConnection = setup({
           {
             guard: 'currentCloses',
             target: 'closed',
-            actions: [{ type: 'settle', params: ({ context, event }) => context.current!.command.decode(event.frame) }, { type: 'setCloseReason', params: 'exited on request' }],
+            actions: [
+              {
+                type: 'settle',
+                params: ({ context, event }) => context.current!.command.decode(event.frame),
+              },
+              { type: 'setCloseReason', params: 'exited on request' },
+            ],
           },
-          { target: 'idle', actions: { type: 'settle', params: ({ context, event }) => context.current!.command.decode(event.frame) } },
+          {
+            target: 'idle',
+            actions: {
+              type: 'settle',
+              params: ({ context, event }) => context.current!.command.decode(event.frame),
+            },
+          },
         ],
       },
       after: {
@@ -170,7 +264,14 @@ export const processConnection = setup({
           target: 'discardingLateReply',
           actions: [
             { type: 'settle', params: ({ context }) => timedOut(context.replyTimeoutMs) },
-            { type: 'failQueue', params: ({ context }) => fail(`not sent: ${label(context)} did not answer the command before it`, 'PROCESS_UNRESPONSIVE') },
+            {
+              type: 'failQueue',
+              params: ({ context }) =>
+                fail(
+                  `not sent: ${label(context)} did not answer the command before it`,
+                  'PROCESS_UNRESPONSIVE',
+                ),
+            },
           ],
         },
       },
@@ -178,20 +279,38 @@ export const processConnection = setup({
     // The late reply must still be read, or it would be taken as the answer to the next command.
     // If it never comes the process is hung or lost a reply: drop it, so it reconnects on a clean channel.
     discardingLateReply: {
-      on: { 'link.frame': { target: 'idle', actions: ({ context }) => context.log.warn({ process: label(context) }, 'late reply discarded') } },
-      after: { replyTimeout: { target: 'closed', actions: { type: 'setCloseReason', params: 'no reply to a timed-out command' } } },
+      on: {
+        'link.frame': {
+          target: 'idle',
+          actions: ({ context }) =>
+            context.log.warn({ process: label(context) }, 'late reply discarded'),
+        },
+      },
+      after: {
+        replyTimeout: {
+          target: 'closed',
+          actions: { type: 'setCloseReason', params: 'no reply to a timed-out command' },
+        },
+      },
     },
     closed: {
       type: 'final', // stops the link (destroying the socket) and completes the actor
       entry: [
-        { type: 'settle', params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED') },
-        { type: 'failQueue', params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED') },
+        {
+          type: 'settle',
+          params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED'),
+        },
+        {
+          type: 'failQueue',
+          params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED'),
+        },
       ],
     },
   },
 })
 
-const closedMessage = (context: Context) => `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
+const closedMessage = (context: Context) =>
+  `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
 
 export type ProcessConnection = ActorRefFrom<typeof processConnection>
 export { label as processLabel }

@@ -32,12 +32,21 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
     const [oldest] = handshaking
     if (oldest && handshaking.size >= options.maxUnidentified) {
       handshaking.delete(oldest)
-      oldest.send({ type: 'close', reason: `evicted: more than ${options.maxUnidentified} connections in their handshake` })
+      oldest.send({
+        type: 'close',
+        reason: `evicted: more than ${options.maxUnidentified} connections in their handshake`,
+      })
     }
     socket.setNoDelay(true)
     socket.setKeepAlive(true, 10_000) // notices a process whose host vanished without closing
     const connection = createActor(processConnection, {
-      input: { socket, role, replyTimeoutMs: options.commandTimeoutMs, maxReplyBytes: options.maxReplyBytes, log },
+      input: {
+        socket,
+        role,
+        replyTimeoutMs: options.commandTimeoutMs,
+        maxReplyBytes: options.maxReplyBytes,
+        log,
+      },
     })
     connection.on('identified', ({ kind, clientId }) => {
       handshaking.delete(connection)
@@ -51,7 +60,10 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
         live.delete(connection)
         registry.unregister(connection)
         const { kind, clientId, closeReason } = connection.getSnapshot().context
-        log.info({ process: processLabel({ kind, clientId }), peer, reason: closeReason }, 'process disconnected')
+        log.info(
+          { process: processLabel({ kind, clientId }), peer, reason: closeReason },
+          'process disconnected',
+        )
       },
     })
     live.add(connection)
@@ -84,7 +96,9 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
     close(disconnect: boolean) {
       primaryServer.close()
       secondaryServer.close()
-      if (disconnect) for (const connection of live) connection.send({ type: 'close', reason: 'controller shutting down' })
+      if (disconnect)
+        for (const connection of live)
+          connection.send({ type: 'close', reason: 'controller shutting down' })
     },
   }
 }

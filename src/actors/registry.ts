@@ -27,7 +27,10 @@ export class Registry extends EventEmitter<RegistryEvents> {
     if (entry.kind === 'primary') this.#primary = entry
     else this.#secondaries.set(entry.clientId!, entry)
     this.#listing = undefined
-    replaced?.connection.send({ type: 'close', reason: 'replaced by a new connection with the same identity' })
+    replaced?.connection.send({
+      type: 'close',
+      reason: 'replaced by a new connection with the same identity',
+    })
     this.emit('registered', entry, replaced)
   }
 
@@ -50,19 +53,24 @@ export class Registry extends EventEmitter<RegistryEvents> {
   /** The secondary with this client id, if it is of this kind (an nfv id under /v1/vfs is not found). */
   secondary(kind: SecondaryKind, clientId: number): ProcessEntry {
     const entry = this.#secondaries.get(clientId)
-    if (entry?.kind !== kind) throw new ControllerError('PROCESS_NOT_FOUND', `sec_id ${clientId} not found.`)
+    if (entry?.kind !== kind)
+      throw new ControllerError('PROCESS_NOT_FOUND', `sec_id ${clientId} not found.`)
     return entry
   }
 
   entries(): ProcessEntry[] {
-    return this.#primary ? [this.#primary, ...this.#secondaries.values()] : [...this.#secondaries.values()]
+    return this.#primary
+      ? [this.#primary, ...this.#secondaries.values()]
+      : [...this.#secondaries.values()]
   }
 
   /** The primary first, then the secondaries by client id: stable for dashboards that diff it. */
   list(): ProcessListing[] {
     return (this.#listing ??= this.entries()
       .sort((a, b) => (a.clientId ?? -Infinity) - (b.clientId ?? -Infinity))
-      .map(({ kind, clientId }) => (kind === 'primary' ? { type: kind } : { type: kind, 'client-id': clientId! })))
+      .map(({ kind, clientId }) =>
+        kind === 'primary' ? { type: kind } : { type: kind, 'client-id': clientId! },
+      ))
   }
 
   #slot(entry: ProcessEntry) {

@@ -7,10 +7,23 @@ export type EventDraft = { type: string; data: Record<string, unknown> }
  * What a finished command tells the event stream. Command lines are ours and strict, so their
  * tokens can be read back; a failure is reported whatever the command was.
  */
-export function commandEvents(kind: ProcessKind, line: string, reply: Result<unknown>, before: ProcessView, after: ProcessView): EventDraft[] {
-  if (!reply.ok) return [{ type: 'command.failed', data: { command: line, error: reply.code, message: reply.message } }]
+export function commandEvents(
+  kind: ProcessKind,
+  line: string,
+  reply: Result<unknown>,
+  before: ProcessView,
+  after: ProcessView,
+): EventDraft[] {
+  if (!reply.ok)
+    return [
+      {
+        type: 'command.failed',
+        data: { command: line, error: reply.code, message: reply.message },
+      },
+    ]
   const events: EventDraft[] = []
-  if (after.status !== undefined && after.status !== before.status) events.push({ type: 'nfv.status', data: { status: after.status } })
+  if (after.status !== undefined && after.status !== before.status)
+    events.push({ type: 'nfv.status', data: { status: after.status } })
   const [verb, a, b, c, ...rest] = line.split(' ')
   const add = (type: string, data: Record<string, unknown> = {}) => events.push({ type, data })
   if (kind === 'primary') {
@@ -26,12 +39,27 @@ export function commandEvents(kind: ProcessKind, line: string, reply: Result<unk
   } else if (verb === 'port') {
     // port add|del PORT DIR NAME [add_vlantag ID PCP | del_vlantag]
     const [name, tag, id, pcp] = rest
-    const vlan = tag === 'add_vlantag' ? { operation: 'add', id: Number(id), pcp: Number(pcp) } : tag === 'del_vlantag' ? { operation: 'del' } : undefined
-    add(a === 'add' ? 'port.attached' : 'port.detached', { component: name, port: b, dir: c, ...(vlan ? { vlan } : {}) })
+    const vlan =
+      tag === 'add_vlantag'
+        ? { operation: 'add', id: Number(id), pcp: Number(pcp) }
+        : tag === 'del_vlantag'
+          ? { operation: 'del' }
+          : undefined
+    add(a === 'add' ? 'port.attached' : 'port.detached', {
+      component: name,
+      port: b,
+      dir: c,
+      ...(vlan ? { vlan } : {}),
+    })
   } else if (verb === 'classifier_table') {
     // classifier_table add|del mac MAC PORT, or classifier_table add|del vlan VID MAC PORT
     const [mac, port] = b === 'vlan' ? [rest[0], rest[1]] : [c, rest[0]]
-    add(a === 'add' ? 'classifier.added' : 'classifier.removed', { type: b, ...(b === 'vlan' ? { vlan: Number(c) } : {}), mac_address: mac, port })
+    add(a === 'add' ? 'classifier.added' : 'classifier.removed', {
+      type: b,
+      ...(b === 'vlan' ? { vlan: Number(c) } : {}),
+      mac_address: mac,
+      port,
+    })
   }
   return events
 }

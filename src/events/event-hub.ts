@@ -28,7 +28,10 @@ export class EventHub {
   since(lastId: number): { events: ControllerEvent[]; complete: boolean } {
     const oldest = this.#buffer[0]?.id ?? this.#lastId + 1
     const complete = lastId <= this.#lastId && lastId >= oldest - 1
-    return { events: complete ? this.#buffer.filter((e) => e.id > lastId) : [...this.#buffer], complete }
+    return {
+      events: complete ? this.#buffer.filter((e) => e.id > lastId) : [...this.#buffer],
+      complete,
+    }
   }
 
   get lastId() {

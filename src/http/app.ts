@@ -13,7 +13,14 @@ import { notFound, onError } from './errors.ts'
 import { nfvRoutes } from './nfv-routes.ts'
 import { primaryRoutes } from './primary-routes.ts'
 
-export type AppOptions = { registry: Registry; log: Logger; maxBodyBytes: number; hub: EventHub; metrics: Metrics; events: EventStreamOptions }
+export type AppOptions = {
+  registry: Registry
+  log: Logger
+  maxBodyBytes: number
+  hub: EventHub
+  metrics: Metrics
+  events: EventStreamOptions
+}
 
 /** The REST API of ../shared/spec/rest-api.md. */
 export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }: AppOptions) {
@@ -31,16 +38,33 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
     metrics.observeHttp(c.req.method, routeOf(c), status)
     const level = status >= 500 ? 'warn' : 'info'
     if (log.isLevelEnabled(level)) {
-      log[level]({ req: id, method: c.req.method, path: c.req.path, status, ms: Math.round(performance.now() - started) }, 'http request')
+      log[level](
+        {
+          req: id,
+          method: c.req.method,
+          path: c.req.path,
+          status,
+          ms: Math.round(performance.now() - started),
+        },
+        'http request',
+      )
     }
   })
-  app.use(methodNotAllowed({ app, onMethodNotAllowed: (c, methods) => c.text('Method not allowed.', 405, { Allow: methods.join(',') }) }))
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        c.text('Method not allowed.', 405, { Allow: methods.join(',') }),
+    }),
+  )
   app.route('/v1', primaryRoutes(registry))
   app.route('/v1/nfvs', nfvRoutes(registry))
   app.route('/v1/vfs', vfRoutes(registry))
   app.route('/v1/mirrors', mirrorRoutes(registry))
   app.route('/v1', eventRoutes(hub, events))
-  app.get('/metrics', async (c) => c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }))
+  app.get('/metrics', async (c) =>
+    c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }),
+  )
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
   return app
@@ -51,7 +75,11 @@ const routeLabels = new Map<string, string>()
 function routeOf(c: Context): string {
   const path = routePath(c, -1)
   let label = routeLabels.get(path)
-  if (label === undefined) routeLabels.set(path, (label = path.endsWith('*') ? 'unmatched' : path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')))
+  if (label === undefined)
+    routeLabels.set(
+      path,
+      (label = path.endsWith('*') ? 'unmatched' : path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')),
+    )
   return label
 }
 
@@ -60,7 +88,12 @@ function routeOf(c: Context): string {
  * own id through our logs), else a per-run prefix and a counter (cheaper than a UUID per request).
  */
 function requestIdSource() {
-  const run = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, '0')
+  const run = Math.floor(Math.random() * 36 ** 6)
+    .toString(36)
+    .padStart(6, '0')
   let count = 0
-  return (given: string | undefined) => (given !== undefined && /^[\w.:-]{1,64}$/.test(given) ? given : `${run}-${(++count).toString(36)}`)
+  return (given: string | undefined) =>
+    given !== undefined && /^[\w.:-]{1,64}$/.test(given)
+      ? given
+      : `${run}-${(++count).toString(36)}`
 }

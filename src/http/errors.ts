@@ -24,4 +24,5 @@ export const onError =
     return c.text('internal error in the controller', 500)
   }
 
-export const notFound: NotFoundHandler = (c) => c.text(`Not found: ${preview(c.req.path, 120)}`, 404)
+export const notFound: NotFoundHandler = (c) =>
+  c.text(`Not found: ${preview(c.req.path, 120)}`, 404)

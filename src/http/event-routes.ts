@@ -10,7 +10,10 @@ export type EventStreamOptions = { maxPendingPerClient: number; heartbeatMs: num
  * buffer no longer holds it). A client that falls `maxPendingPerClient` events behind is dropped:
  * it never slows the controller, and can catch up by reconnecting.
  */
-export const eventRoutes = (hub: EventHub, { maxPendingPerClient, heartbeatMs }: EventStreamOptions) =>
+export const eventRoutes = (
+  hub: EventHub,
+  { maxPendingPerClient, heartbeatMs }: EventStreamOptions,
+) =>
   new Hono().get('/events', (c) => {
     const lastEventId = c.req.header('Last-Event-ID')
     return streamSSE(c, async (stream) => {
@@ -40,11 +43,19 @@ export const eventRoutes = (hub: EventHub, { maxPendingPerClient, heartbeatMs }:
         wake?.()
       })
       try {
-        if (lost) await stream.writeSSE({ event: 'events.lost', data: JSON.stringify({ ...lost, oldest: pending[0]?.id ?? hub.lastId + 1 }) })
+        if (lost)
+          await stream.writeSSE({
+            event: 'events.lost',
+            data: JSON.stringify({ ...lost, oldest: pending[0]?.id ?? hub.lastId + 1 }),
+          })
         while (!ended && !overflow) {
           const event = pending.shift()
           if (event) {
-            await stream.writeSSE({ id: String(event.id), event: event.type, data: JSON.stringify(event.data) })
+            await stream.writeSSE({
+              id: String(event.id),
+              event: event.type,
+              data: JSON.stringify(event.data),
+            })
             continue
           }
           const idle = await new Promise<boolean>((resolve) => {

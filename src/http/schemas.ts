@@ -39,7 +39,10 @@ export const CLIENT_ID_SEGMENT = `/:client_id{${CLIENT_ID_PATTERN}}`
 
 export const ComponentName = v.pipe(
   v.string('expected a component name string'),
-  v.regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,30}$/, 'expected 1 to 31 characters of A-Z a-z 0-9 _ . - not starting with . or -'),
+  v.regex(
+    /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,30}$/,
+    'expected 1 to 31 characters of A-Z a-z 0-9 _ . - not starting with . or -',
+  ),
 )
 const Core = integer('a core id', 0, 127)
 const VlanId = integer('a vlan id', 0, 4095)
@@ -47,20 +50,32 @@ const Pcp = integer('a vlan pcp', 0, 7)
 const Dir = v.picklist(['rx', 'tx'], 'expected rx or tx')
 const Mac = v.pipe(
   v.string('expected a MAC address string'),
-  v.regex(/^(?:(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}|default)$/, 'expected xx:xx:xx:xx:xx:xx in hex, or default'),
+  v.regex(
+    /^(?:(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}|default)$/,
+    'expected xx:xx:xx:xx:xx:xx in hex, or default',
+  ),
 )
 
-export const ForwardBody = v.object({ action: v.picklist(['start', 'stop'], 'expected start or stop') })
+export const ForwardBody = v.object({
+  action: v.picklist(['start', 'stop'], 'expected start or stop'),
+})
 export type ForwardBody = v.InferOutput<typeof ForwardBody>
 
-export const NfvPortsBody = v.object({ action: v.picklist(['add', 'del'], 'expected add or del'), port: NfvPort })
+export const NfvPortsBody = v.object({
+  action: v.picklist(['add', 'del'], 'expected add or del'),
+  port: NfvPort,
+})
 export type NfvPortsBody = v.InferOutput<typeof NfvPortsBody>
 
 export const PatchBody = v.object({ src: NfvPatchPort, dst: NfvPatchPort })
 export type PatchBody = v.InferOutput<typeof PatchBody>
 
 const startComponent = (types: [string, ...string[]]) =>
-  v.object({ name: ComponentName, core: Core, type: v.picklist(types, `expected ${types.join(', ')}`) })
+  v.object({
+    name: ComponentName,
+    core: Core,
+    type: v.picklist(types, `expected ${types.join(', ')}`),
+  })
 export const VfComponentBody = startComponent(['forward', 'merge', 'classifier_mac'])
 export const MirrorComponentBody = startComponent(['mirror'])
 export type ComponentBody = v.InferOutput<typeof VfComponentBody>
@@ -69,7 +84,10 @@ export type ComponentBody = v.InferOutput<typeof VfComponentBody>
 // (SPP's CLI sends "id": "none" with `none` and `del`).
 const VlanOperation = v.variant(
   'operation',
-  [v.object({ operation: v.literal('add'), id: VlanId, pcp: Pcp }), v.object({ operation: v.picklist(['del', 'none']) })],
+  [
+    v.object({ operation: v.literal('add'), id: VlanId, pcp: Pcp }),
+    v.object({ operation: v.picklist(['del', 'none']) }),
+  ],
   'expected add, del or none',
 )
 const OptionalVlan = v.nullish(
@@ -77,7 +95,13 @@ const OptionalVlan = v.nullish(
     v.record(v.string(), v.unknown(), 'expected a vlan object or null'),
     v.transform((vlan) => (Object.keys(vlan).length === 0 ? undefined : vlan)),
     v.optional(VlanOperation),
-    v.transform((vlan): VlanTag | undefined => (vlan?.operation === 'add' ? vlan : vlan?.operation === 'del' ? { operation: 'del' } : undefined)),
+    v.transform((vlan): VlanTag | undefined =>
+      vlan?.operation === 'add'
+        ? vlan
+        : vlan?.operation === 'del'
+          ? { operation: 'del' }
+          : undefined,
+    ),
   ),
 )
 
@@ -85,7 +109,10 @@ const DetachBody = v.object({ action: v.literal('detach'), port: VfPort, dir: Di
 /** vf: attach may carry a vlan operation; detach ignores it. */
 export const VfPortsBody = v.variant(
   'action',
-  [v.object({ action: v.literal('attach'), port: VfPort, dir: Dir, vlan: OptionalVlan }), DetachBody],
+  [
+    v.object({ action: v.literal('attach'), port: VfPort, dir: Dir, vlan: OptionalVlan }),
+    DetachBody,
+  ],
   'expected attach or detach',
 )
 export type VfPortsBody = v.InferOutput<typeof VfPortsBody>
@@ -100,7 +127,9 @@ export type MirrorPortsBody = v.InferOutput<typeof MirrorPortsBody>
 // SPP's CLI sends the classifier vlan as a string of digits ("101").
 const ClassifierVlan = v.pipe(
   v.union([v.number(), v.string()], 'expected a vlan id: an integer 0 to 4095'),
-  v.transform((vlan) => (typeof vlan === 'string' && /^(?:0|[1-9][0-9]{0,3})$/.test(vlan) ? Number(vlan) : vlan)),
+  v.transform((vlan) =>
+    typeof vlan === 'string' && /^(?:0|[1-9][0-9]{0,3})$/.test(vlan) ? Number(vlan) : vlan,
+  ),
   VlanId,
 )
 const classifierAction = v.picklist(['add', 'del'], 'expected add or del')
@@ -108,7 +137,13 @@ export const ClassifierBody = v.variant(
   'type',
   [
     v.object({ action: classifierAction, type: v.literal('mac'), mac_address: Mac, port: VfPort }),
-    v.object({ action: classifierAction, type: v.literal('vlan'), vlan: ClassifierVlan, mac_address: Mac, port: VfPort }),
+    v.object({
+      action: classifierAction,
+      type: v.literal('vlan'),
+      vlan: ClassifierVlan,
+      mac_address: Mac,
+      port: VfPort,
+    }),
   ],
   'expected mac or vlan',
 )

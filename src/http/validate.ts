@@ -10,12 +10,19 @@ const invalid = (message: string) => new ControllerError('INVALID_REQUEST', mess
 function describe(issue: v.BaseIssue<unknown>, field?: string): string {
   const key = [field, v.getDotPath(issue)].filter(Boolean).join('.')
   if (issue.input === undefined) return `key(${key}) required.`
-  const shown = typeof issue.input === 'string' ? preview(issue.input, 64) : preview(JSON.stringify(issue.input) ?? String(issue.input), 64)
+  const shown =
+    typeof issue.input === 'string'
+      ? preview(issue.input, 64)
+      : preview(JSON.stringify(issue.input) ?? String(issue.input), 64)
   return `invalid key(${key}): ${shown} (${issue.message})`
 }
 
 /** Checks a value (e.g. a path segment, named `field` in errors) against a schema, or throws a 400. */
-export function check<S extends v.GenericSchema>(schema: S, value: unknown, field?: string): v.InferOutput<S> {
+export function check<S extends v.GenericSchema>(
+  schema: S,
+  value: unknown,
+  field?: string,
+): v.InferOutput<S> {
   const parsed = v.safeParse(schema, value, { abortEarly: true })
   if (!parsed.success) throw invalid(describe(parsed.issues[0], field))
   return parsed.output
@@ -28,7 +35,8 @@ declare module 'hono' {
   }
 }
 
-const tooLarge = (max: number) => new ControllerError('BODY_TOO_LARGE', `request body exceeds ${max} bytes`)
+const tooLarge = (max: number) =>
+  new ControllerError('BODY_TOO_LARGE', `request body exceeds ${max} bytes`)
 
 /**
  * The body as text, refused with 413 once it passes the limit: at once when its declared length
@@ -56,7 +64,10 @@ async function readText(c: Context): Promise<string> {
 }
 
 /** The request body as JSON whatever its Content-Type says, checked against a schema. */
-export async function readJson<S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
+export async function readJson<S extends v.GenericSchema>(
+  c: Context,
+  schema: S,
+): Promise<v.InferOutput<S>> {
   const text = await readText(c)
   if (text.trim() === '') throw invalid('request body is empty: expected a JSON object')
   let body: unknown

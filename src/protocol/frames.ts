@@ -77,7 +77,10 @@ export function frameReader(framing: Framing, maxBytes: number): FrameReader {
           start = i + 1
         }
       } else if (depth === 0) {
-        if (!isSpace(b)) return fail(`reply is not a JSON object (byte 0x${b.toString(16).padStart(2, '0')} outside an object)`)
+        if (!isSpace(b))
+          return fail(
+            `reply is not a JSON object (byte 0x${b.toString(16).padStart(2, '0')} outside an object)`,
+          )
         start = i + 1 // white space between replies belongs to none
       } else if (b === QUOTE) {
         inString = true

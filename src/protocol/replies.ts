@@ -3,7 +3,11 @@ import { fail, ok, type Result } from './result.ts'
 import { cString, decodeUtf8, parseJson } from './text.ts'
 
 /** Reads a NUL-padded JSON reply (primary, nfv) against a schema. */
-export function decodeJsonText<S extends v.GenericSchema>(frame: Buffer, schema: S, what: string): Result<v.InferOutput<S>> {
+export function decodeJsonText<S extends v.GenericSchema>(
+  frame: Buffer,
+  schema: S,
+  what: string,
+): Result<v.InferOutput<S>> {
   const text = cString(frame)
   return text.ok ? checkJson(text.value, schema, what) : text
 }
@@ -13,7 +17,12 @@ export const anyReply = (): Result<undefined> => ok(undefined)
 
 const Results = v.object({
   results: v.pipe(
-    v.array(v.looseObject({ result: v.string(), error_details: v.optional(v.looseObject({ message: v.string() })) })),
+    v.array(
+      v.looseObject({
+        result: v.string(),
+        error_details: v.optional(v.looseObject({ message: v.string() })),
+      }),
+    ),
     v.minLength(1),
   ),
 })
@@ -22,7 +31,11 @@ const Results = v.object({
  * Reads a vf or mirror reply (one JSON object) against a schema. `"result": "error"` is the
  * process rejecting the command, reported with its own message as SPP's controller did.
  */
-export function decodeResults<S extends v.GenericSchema>(frame: Buffer, schema: S, what: string): Result<v.InferOutput<S>> {
+export function decodeResults<S extends v.GenericSchema>(
+  frame: Buffer,
+  schema: S,
+  what: string,
+): Result<v.InferOutput<S>> {
   const text = decodeUtf8(frame)
   if (!text.ok) return text
   const json = parseJson(text.value)
@@ -30,16 +43,28 @@ export function decodeResults<S extends v.GenericSchema>(frame: Buffer, schema: 
   const results = v.safeParse(Results, json.value)
   if (!results.success) return fail(`unexpected ${what} reply: no results`)
   const [first] = results.output.results
-  if (first?.result === 'error') return fail(`command error: ${first.error_details?.message ?? 'unknown error'}`, 'COMMAND_REJECTED')
+  if (first?.result === 'error')
+    return fail(
+      `command error: ${first.error_details?.message ?? 'unknown error'}`,
+      'COMMAND_REJECTED',
+    )
   return checkShape(json.value, schema, what)
 }
 
-function checkJson<S extends v.GenericSchema>(text: string, schema: S, what: string): Result<v.InferOutput<S>> {
+function checkJson<S extends v.GenericSchema>(
+  text: string,
+  schema: S,
+  what: string,
+): Result<v.InferOutput<S>> {
   const json = parseJson(text)
   return json.ok ? checkShape(json.value, schema, what) : json
 }
 
-function checkShape<S extends v.GenericSchema>(value: unknown, schema: S, what: string): Result<v.InferOutput<S>> {
+function checkShape<S extends v.GenericSchema>(
+  value: unknown,
+  schema: S,
+  what: string,
+): Result<v.InferOutput<S>> {
   const parsed = v.safeParse(schema, value)
   if (parsed.success) return ok(parsed.output)
   const [issue] = parsed.issues

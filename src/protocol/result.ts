@@ -4,4 +4,8 @@ import type { ErrorCode } from '../errors.ts'
 export type Result<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string }
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value })
-export const fail = <T = never>(message: string, code: ErrorCode = 'BAD_REPLY'): Result<T> => ({ ok: false, code, message })
+export const fail = <T = never>(message: string, code: ErrorCode = 'BAD_REPLY'): Result<T> => ({
+  ok: false,
+  code,
+  message,
+})

@@ -29,10 +29,21 @@ type CoreEntry = v.InferOutput<typeof CoreEntry>
 type PortEntry = v.InferOutput<typeof PortEntry>
 
 /** A component (or an unused core: `core` and `type: "unuse"` only) in a vf or mirror status. */
-export type ComponentEntry = { core: number; type: string; name?: string; rx_port?: PortObject[]; tx_port?: PortObject[] }
+export type ComponentEntry = {
+  core: number
+  type: string
+  name?: string
+  rx_port?: PortObject[]
+  tx_port?: PortObject[]
+}
 export type PortObject = { port: string; vlan?: { operation: string; id: number; pcp: number } }
 /** GET /v1/vfs/{id} */
-export type VfInfo = { 'client-id': number; ports: string[]; components: ComponentEntry[]; classifier_table: v.InferOutput<typeof ClassifierEntry>[] }
+export type VfInfo = {
+  'client-id': number
+  ports: string[]
+  components: ComponentEntry[]
+  classifier_table: v.InferOutput<typeof ClassifierEntry>[]
+}
 /** GET /v1/mirrors/{id}: mirror port objects carry only `port`, as the spec says. */
 export type MirrorInfo = { 'client-id': number; ports: string[]; components: ComponentEntry[] }
 
@@ -45,7 +56,13 @@ const portIds = ({ info }: StatusReply) => [
 const component = (entry: CoreEntry, port: (p: PortEntry) => PortObject): ComponentEntry =>
   entry.name === undefined
     ? { core: entry.core, type: entry.type }
-    : { core: entry.core, name: entry.name, type: entry.type, rx_port: (entry.rx_port ?? []).map(port), tx_port: (entry.tx_port ?? []).map(port) }
+    : {
+        core: entry.core,
+        name: entry.name,
+        type: entry.type,
+        rx_port: (entry.rx_port ?? []).map(port),
+        tx_port: (entry.tx_port ?? []).map(port),
+      }
 
 const decodeVfStatus = (frame: Buffer): Result<VfInfo> => {
   const reply = decodeResults(frame, StatusReply, 'vf status')
@@ -77,22 +94,32 @@ const acknowledged = (frame: Buffer): Result<undefined> => {
 }
 
 const componentsOf = (info: { components: ComponentEntry[] }): ComponentInfo[] =>
-  info.components.flatMap(({ name, core, type }) => (name === undefined ? [] : [{ name, core, type }]))
+  info.components.flatMap(({ name, core, type }) =>
+    name === undefined ? [] : [{ name, core, type }],
+  )
 
 /** The vlan suffix of a vf `port add`: set a tag, or strip one. */
 export type VlanTag = { operation: 'add'; id: number; pcp: number } | { operation: 'del' }
 
 const vlanSuffix = (vlan: VlanTag | undefined) =>
-  vlan === undefined ? '' : vlan.operation === 'add' ? ` add_vlantag ${vlan.id} ${vlan.pcp}` : ' del_vlantag'
+  vlan === undefined
+    ? ''
+    : vlan.operation === 'add'
+      ? ` add_vlantag ${vlan.id} ${vlan.pcp}`
+      : ' del_vlantag'
 
-const started = (c: ComponentInfo) => (view: ProcessView): ProcessView => ({
-  ...view,
-  components: [...(view.components ?? []).filter(({ name }) => name !== c.name), c],
-})
-const stopped = (name: string) => (view: ProcessView): ProcessView => ({
-  ...view,
-  components: (view.components ?? []).filter((c) => c.name !== name),
-})
+const started =
+  (c: ComponentInfo) =>
+  (view: ProcessView): ProcessView => ({
+    ...view,
+    components: [...(view.components ?? []).filter(({ name }) => name !== c.name), c],
+  })
+const stopped =
+  (name: string) =>
+  (view: ProcessView): ProcessView => ({
+    ...view,
+    components: (view.components ?? []).filter((c) => c.name !== name),
+  })
 
 /** Commands common to vf and mirror; every value is already checked to be one safe token. */
 const componentCommands = {
@@ -101,8 +128,15 @@ const componentCommands = {
     decode: acknowledged,
     track: started({ name, core, type }),
   }),
-  componentStop: (name: string): Command<undefined> => ({ line: `component stop ${name}`, decode: acknowledged, track: stopped(name) }),
-  portDel: (port: string, dir: string, name: string): Command<undefined> => ({ line: `port del ${port} ${dir} ${name}`, decode: acknowledged }),
+  componentStop: (name: string): Command<undefined> => ({
+    line: `component stop ${name}`,
+    decode: acknowledged,
+    track: stopped(name),
+  }),
+  portDel: (port: string, dir: string, name: string): Command<undefined> => ({
+    line: `port del ${port} ${dir} ${name}`,
+    decode: acknowledged,
+  }),
 }
 
 /** What the shared vf and mirror routes need; a mirror's `portAdd` never carries a vlan. */
@@ -113,20 +147,41 @@ export type ComponentCommands = typeof componentCommands & {
 
 export const vfCommands = {
   ...componentCommands,
-  status: (): Command<VfInfo> => ({ line: 'status', coalesce: true, decode: decodeVfStatus, track: (view, info) => ({ ...view, components: componentsOf(info) }) }),
+  status: (): Command<VfInfo> => ({
+    line: 'status',
+    coalesce: true,
+    decode: decodeVfStatus,
+    track: (view, info) => ({ ...view, components: componentsOf(info) }),
+  }),
   portAdd: (port: string, dir: string, name: string, vlan?: VlanTag): Command<undefined> => ({
     line: `port add ${port} ${dir} ${name}${vlanSuffix(vlan)}`,
     decode: acknowledged,
   }),
   /** `vlan` is the vid of a `vlan` entry; a `mac` entry has none. */
-  classifierTable: (action: string, mac: string, port: string, vlan?: number): Command<undefined> => ({
-    line: vlan === undefined ? `classifier_table ${action} mac ${mac} ${port}` : `classifier_table ${action} vlan ${vlan} ${mac} ${port}`,
+  classifierTable: (
+    action: string,
+    mac: string,
+    port: string,
+    vlan?: number,
+  ): Command<undefined> => ({
+    line:
+      vlan === undefined
+        ? `classifier_table ${action} mac ${mac} ${port}`
+        : `classifier_table ${action} vlan ${vlan} ${mac} ${port}`,
     decode: acknowledged,
   }),
 }
 
 export const mirrorCommands = {
   ...componentCommands,
-  status: (): Command<MirrorInfo> => ({ line: 'status', coalesce: true, decode: decodeMirrorStatus, track: (view, info) => ({ ...view, components: componentsOf(info) }) }),
-  portAdd: (port: string, dir: string, name: string): Command<undefined> => ({ line: `port add ${port} ${dir} ${name}`, decode: acknowledged }),
+  status: (): Command<MirrorInfo> => ({
+    line: 'status',
+    coalesce: true,
+    decode: decodeMirrorStatus,
+    track: (view, info) => ({ ...view, components: componentsOf(info) }),
+  }),
+  portAdd: (port: string, dir: string, name: string): Command<undefined> => ({
+    line: `port add ${port} ${dir} ${name}`,
+    decode: acknowledged,
+  }),
 }

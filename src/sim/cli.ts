@@ -29,7 +29,9 @@ const fail = (message: string): never => {
   process.exit(2)
 }
 const number = (text: string, what: string, min: number, max: number) =>
-  /^-?[0-9]+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : fail(`${what} must be an integer from ${min} to ${max}`)
+  /^-?[0-9]+$/.test(text) && Number(text) >= min && Number(text) <= max
+    ? Number(text)
+    : fail(`${what} must be an integer from ${min} to ${max}`)
 
 const { values } = (() => {
   try {
@@ -60,9 +62,13 @@ const specs: SimSpec[] = [
   ...(values.primary ? [{ kind: 'primary' as const }] : []),
   ...values.nfv.map((id) => ({ kind: 'nfv' as const, clientId: number(id, '--nfv', 0, 65535) })),
   ...values.vf.map((id) => ({ kind: 'vf' as const, clientId: number(id, '--vf', -128, 127) })),
-  ...values.mirror.map((id) => ({ kind: 'mirror' as const, clientId: number(id, '--mirror', -128, 127) })),
+  ...values.mirror.map((id) => ({
+    kind: 'mirror' as const,
+    clientId: number(id, '--mirror', -128, 127),
+  })),
 ]
-if (specs.length === 0) fail('name at least one process (--primary, --nfv ID, --vf ID, --mirror ID)')
+if (specs.length === 0)
+  fail('name at least one process (--primary, --nfv ID, --vf ID, --mirror ID)')
 const faults: Faults = {}
 for (const text of values.fault) {
   const parsed = parseFault(text)
@@ -81,7 +87,9 @@ const sims = await startSims(specs, {
 
 for (const sim of sims) {
   process.stderr.write(`spp-sim: ${sim.label} connected\n`)
-  sim.on('command', (line) => process.stderr.write(`spp-sim: ${sim.label} <- ${JSON.stringify(line)}\n`))
+  sim.on('command', (line) =>
+    process.stderr.write(`spp-sim: ${sim.label} <- ${JSON.stringify(line)}\n`),
+  )
   sim.on('disconnected', () => process.stderr.write(`spp-sim: ${sim.label} disconnected\n`))
 }
 process.on('SIGINT', () => {

@@ -16,7 +16,10 @@ const count = /^[1-9][0-9]*$/
 export function parseFault(text: string): Faults | string {
   const [name, value = ''] = text.split('=', 2)
   const n = count.test(value) ? Number(value) : NaN
-  const numeric = (faults: Faults) => (Number.isNaN(n) ? `fault ${name} needs a positive integer, got ${JSON.stringify(value)}` : faults)
+  const numeric = (faults: Faults) =>
+    Number.isNaN(n)
+      ? `fault ${name} needs a positive integer, got ${JSON.stringify(value)}`
+      : faults
   switch (name) {
     case 'delay':
       return numeric({ delayMs: n })
@@ -34,7 +37,9 @@ export function parseFault(text: string): Faults | string {
       return numeric({ endlessAt: n })
     case 'late-at': {
       const [at = '', ms = ''] = value.split(':')
-      return count.test(at) && count.test(ms) ? { late: { at: Number(at), ms: Number(ms) } } : `fault late-at needs N:MS, got ${JSON.stringify(value)}`
+      return count.test(at) && count.test(ms)
+        ? { late: { at: Number(at), ms: Number(ms) } }
+        : `fault late-at needs N:MS, got ${JSON.stringify(value)}`
     }
     case 'silent-handshake':
       return { silentHandshake: true }

@@ -24,7 +24,13 @@ export class NfvModel implements SimModel {
 
   handle(line: string): Answer {
     const [command, first, second] = line.split(' ').filter(Boolean)
-    const echo = () => ({ reply: fixedReply(command === 'add' || command === 'del' || command === 'patch' ? line.replace(/[ :]/g, '\0') : line.replaceAll(' ', '\0')) })
+    const echo = () => ({
+      reply: fixedReply(
+        command === 'add' || command === 'del' || command === 'patch'
+          ? line.replace(/[ :]/g, '\0')
+          : line.replaceAll(' ', '\0'),
+      ),
+    })
     switch (command) {
       case '_get_client_id':
         return { reply: fixedReply(String(this.clientId)) }
@@ -43,7 +49,8 @@ export class NfvModel implements SimModel {
         return echo()
       case 'patch':
         if (first === 'reset') this.patches.clear()
-        else if (first && second && this.slots.includes(first) && this.slots.includes(second)) this.patches.set(first, second)
+        else if (first && second && this.slots.includes(first) && this.slots.includes(second))
+          this.patches.set(first, second)
         return echo()
       case 'exit':
         return { ...echo(), exit: true }
@@ -54,8 +61,15 @@ export class NfvModel implements SimModel {
 
   #status() {
     const ports = this.slots.filter((port) => port !== undefined)
-    const patches = ports.flatMap((src) => (this.patches.has(src) ? [{ src, dst: this.patches.get(src)! }] : []))
-    return { 'client-id': this.clientId, status: this.running ? 'running' : 'idling', ports, patches }
+    const patches = ports.flatMap((src) =>
+      this.patches.has(src) ? [{ src, dst: this.patches.get(src)! }] : [],
+    )
+    return {
+      'client-id': this.clientId,
+      status: this.running ? 'running' : 'idling',
+      ports,
+      patches,
+    }
   }
 
   #add(port: string) {

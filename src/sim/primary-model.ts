@@ -9,8 +9,20 @@ export class PrimaryModel implements SimModel {
   readonly rings: RingStats[]
 
   constructor({ phyPorts = 2, rings = 4 } = {}) {
-    this.phy = Array.from({ length: phyPorts }, (_, id) => ({ id, eth: `56:48:4f:53:54:${id.toString(16).padStart(2, '0')}`, rx: 0, tx: 0, tx_drop: 0 }))
-    this.rings = Array.from({ length: rings }, (_, id) => ({ id, rx: 0, rx_drop: 0, tx: 0, tx_drop: 0 }))
+    this.phy = Array.from({ length: phyPorts }, (_, id) => ({
+      id,
+      eth: `56:48:4f:53:54:${id.toString(16).padStart(2, '0')}`,
+      rx: 0,
+      tx: 0,
+      tx_drop: 0,
+    }))
+    this.rings = Array.from({ length: rings }, (_, id) => ({
+      id,
+      rx: 0,
+      rx_drop: 0,
+      tx: 0,
+      tx_drop: 0,
+    }))
   }
 
   isStatus = (line: string) => line === 'status'
@@ -35,13 +47,20 @@ export class PrimaryModel implements SimModel {
 
   // Byte layout of spp_primary: ", " between members, "," between elements, a space after colons.
   #status() {
-    const phy = this.phy.map((p) => `{"id": ${p.id}, "eth": "${p.eth}", "rx": ${p.rx}, "tx": ${p.tx}, "tx_drop": ${p.tx_drop}}`)
-    const rings = this.rings.map((r) => `{"id": ${r.id}, "rx": ${r.rx}, "rx_drop": ${r.rx_drop}, "tx": ${r.tx}, "tx_drop": ${r.tx_drop}}`)
+    const phy = this.phy.map(
+      (p) =>
+        `{"id": ${p.id}, "eth": "${p.eth}", "rx": ${p.rx}, "tx": ${p.tx}, "tx_drop": ${p.tx_drop}}`,
+    )
+    const rings = this.rings.map(
+      (r) =>
+        `{"id": ${r.id}, "rx": ${r.rx}, "rx_drop": ${r.rx_drop}, "tx": ${r.tx}, "tx_drop": ${r.tx_drop}}`,
+    )
     return `{"phy_ports": [${phy.join(',')}], "ring_ports": [${rings.join(',')}]}`
   }
 
   #traffic() {
-    for (const p of this.phy) Object.assign(p, { rx: p.rx + 64 * (p.id + 1), tx: p.tx + 60 * (p.id + 1) })
+    for (const p of this.phy)
+      Object.assign(p, { rx: p.rx + 64 * (p.id + 1), tx: p.tx + 60 * (p.id + 1) })
     for (const r of this.rings) Object.assign(r, { rx: r.rx + 32, tx: r.tx + 32 })
   }
 }

@@ -47,7 +47,11 @@ export type SimOptions = {
 type SimEvents = { command: [line: string]; connected: []; disconnected: [] }
 
 const modelFor = ({ kind, clientId }: SimOptions): SimModel =>
-  kind === 'primary' ? new PrimaryModel() : kind === 'nfv' ? new NfvModel({ clientId }) : new VfModel({ kind, clientId })
+  kind === 'primary'
+    ? new PrimaryModel()
+    : kind === 'nfv'
+      ? new NfvModel({ clientId })
+      : new VfModel({ kind, clientId })
 
 /** One simulated SPP process connected to a controller over TCP. */
 export class SimProcess extends EventEmitter<SimEvents> {
@@ -70,7 +74,9 @@ export class SimProcess extends EventEmitter<SimEvents> {
   }
 
   get label() {
-    return this.options.kind === 'primary' ? 'primary' : `${this.options.kind} ${this.options.clientId}`
+    return this.options.kind === 'primary'
+      ? 'primary'
+      : `${this.options.kind} ${this.options.clientId}`
   }
 
   /** Connects; resolves once the TCP connection is up (not yet identified). */
@@ -86,7 +92,8 @@ export class SimProcess extends EventEmitter<SimEvents> {
     socket.on('close', () => {
       this.emit('disconnected')
       // Like spp_nfv: reconnect at once after the controller hung up, retry every second if refused.
-      if (this.options.reconnect && !this.#stopped) this.#later(() => void this.start().catch(() => {}), connected ? 0 : 1000)
+      if (this.options.reconnect && !this.#stopped)
+        this.#later(() => void this.start().catch(() => {}), connected ? 0 : 1000)
     })
     this.#read(socket)
     await once(socket, 'connect')
@@ -100,7 +107,8 @@ export class SimProcess extends EventEmitter<SimEvents> {
   }
 
   #read(socket: Socket) {
-    const pollMs = this.options.kind === 'vf' || this.options.kind === 'mirror' ? (this.options.pollMs ?? 0) : 0
+    const pollMs =
+      this.options.kind === 'vf' || this.options.kind === 'mirror' ? (this.options.pollMs ?? 0) : 0
     if (pollMs === 0) {
       socket.on('data', (chunk: Buffer) => this.#handle(socket, chunk))
       return
@@ -152,8 +160,12 @@ export class SimProcess extends EventEmitter<SimEvents> {
 
   /** Starts a reply and never finishes it: an object that stays open, written as fast as it drains. */
   #endless(socket: Socket) {
-    const opener = this.options.kind === 'vf' || this.options.kind === 'mirror' ? '{ "results": [ ' : ''
-    const filler = Buffer.alloc(64 * 1024, this.options.kind === 'vf' || this.options.kind === 'mirror' ? ' ' : '\0')
+    const opener =
+      this.options.kind === 'vf' || this.options.kind === 'mirror' ? '{ "results": [ ' : ''
+    const filler = Buffer.alloc(
+      64 * 1024,
+      this.options.kind === 'vf' || this.options.kind === 'mirror' ? ' ' : '\0',
+    )
     socket.write(opener)
     const pump = () => {
       while (!socket.destroyed && socket.write(filler));
@@ -174,5 +186,9 @@ export class SimProcess extends EventEmitter<SimEvents> {
 /** Pads a reply: JSON replies with spaces before their last brace, fixed replies cannot grow. */
 function pad(reply: Buffer, bytes: number): Buffer {
   if (reply[0] !== 0x7b || reply.length >= bytes || reply.at(-1) !== 0x7d) return reply
-  return Buffer.concat([reply.subarray(0, -1), Buffer.alloc(bytes - reply.length, ' '), reply.subarray(-1)])
+  return Buffer.concat([
+    reply.subarray(0, -1),
+    Buffer.alloc(bytes - reply.length, ' '),
+    reply.subarray(-1),
+  ])
 }

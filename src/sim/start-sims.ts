@@ -2,7 +2,14 @@ import type { ProcessKind } from '../protocol/types.ts'
 import { SimProcess, type Faults } from './sim-process.ts'
 
 export type SimSpec = { kind: ProcessKind; clientId?: number }
-export type SimTarget = { host?: string; primaryPort: number; secondaryPort: number; pollMs?: number; reconnect?: boolean; faults?: Faults }
+export type SimTarget = {
+  host?: string
+  primaryPort: number
+  secondaryPort: number
+  pollMs?: number
+  reconnect?: boolean
+  faults?: Faults
+}
 
 /** Starts simulated processes against a controller; resolves once each has connected. */
 export async function startSims(specs: SimSpec[], target: SimTarget): Promise<SimProcess[]> {

@@ -1,8 +1,23 @@
-import { errorReply, jsonArray, jsonObject, jsonString, parseCNumber, successReply, type Answer, type SimModel } from './wire.ts'
+import {
+  errorReply,
+  jsonArray,
+  jsonObject,
+  jsonString,
+  parseCNumber,
+  successReply,
+  type Answer,
+  type SimModel,
+} from './wire.ts'
 
 type Dir = 'rx' | 'tx'
 type Vlan = { operation: 'none' | 'add' | 'del'; id: number; pcp: number }
-type Component = { name: string; type: string; core: number; pending: Record<Dir, string[]>; applied: Record<Dir, string[]> }
+type Component = {
+  name: string
+  type: string
+  core: number
+  pending: Record<Dir, string[]>
+  applied: Record<Dir, string[]>
+}
 type Classified = { vid: number; mac: string }
 
 const TYPES = { vf: ['classifier_mac', 'merge', 'forward'], mirror: ['mirror'] }
@@ -41,7 +56,14 @@ export class VfModel implements SimModel {
   #failedCreation = false
   readonly #rings: number
 
-  constructor({ kind = 'vf' as 'vf' | 'mirror', clientId = 2, phyPorts = 2, cores = [2, 3, 4, 5], mainCore = 1, rings = 8 } = {}) {
+  constructor({
+    kind = 'vf' as 'vf' | 'mirror',
+    clientId = 2,
+    phyPorts = 2,
+    cores = [2, 3, 4, 5],
+    mainCore = 1,
+    rings = 8,
+  } = {}) {
     this.kind = kind
     this.clientId = clientId
     this.phy = Array.from({ length: phyPorts }, (_, n) => n)
@@ -61,7 +83,12 @@ export class VfModel implements SimModel {
       switch (command) {
         case '_get_client_id':
           single()
-          return this.#json(successReply(['client_id', String(this.clientId)], ['process_type', jsonString(this.kind)]))
+          return this.#json(
+            successReply(
+              ['client_id', String(this.clientId)],
+              ['process_type', jsonString(this.kind)],
+            ),
+          )
         case 'status':
           single()
           return this.#json(successReply(['info', this.#info()]))
@@ -109,15 +136,25 @@ export class VfModel implements SimModel {
         if (index !== -1) this.components.splice(index, 1) // stopping an unknown name succeeds
       })
     }
-    if (name.length > 110 || this.components.some((c) => c.name === name)) reject('bad value(component name)')
+    if (name.length > 110 || this.components.some((c) => c.name === name))
+      reject('bad value(component name)')
     const core = parseCNumber(tokens[3])
     if (!(core >= 0 && core < 128)) reject('bad value(core)')
     const type = tokens[4] ?? ''
     if (!TYPES[this.kind].includes(type)) reject('bad value(component type)')
-    if (this.components.some((c) => c.core === core && c.type !== type)) reject('bad value(component type)')
+    if (this.components.some((c) => c.core === core && c.type !== type))
+      reject('bad value(component type)')
     if (core === this.mainCore) return { hang: true } // waits forever for a worker that does not exist
     if (!this.cores.includes(core) || this.components.length >= 128) reject('error occur')
-    return this.#execute(() => this.components.push({ name, type, core, pending: { rx: [], tx: [] }, applied: { rx: [], tx: [] } }))
+    return this.#execute(() =>
+      this.components.push({
+        name,
+        type,
+        core,
+        pending: { rx: [], tx: [] },
+        applied: { rx: [], tx: [] },
+      }),
+    )
   }
 
   #port(tokens: string[]): Answer {
@@ -127,10 +164,12 @@ export class VfModel implements SimModel {
     const full = tokens.length === 8 // the add_vlantag form skips the "in use" checks
     if (!this.#parsePort(port)) reject('bad value(port)')
     const users = (d: Dir) => this.components.filter((c) => c.pending[d].includes(port))
-    if (action === 'add' && !full && users('rx').length > 0 && users('tx').length > 0) reject('bad value(port)')
+    if (action === 'add' && !full && users('rx').length > 0 && users('tx').length > 0)
+      reject('bad value(port)')
     if (dir !== 'rx' && dir !== 'tx') return reject('bad value(port rxtx)')
     if (action === 'add' && !full && users(dir).length > 0) reject('bad value(port rxtx)')
-    const component = this.components.find((c) => c.name === name) ?? reject('bad value(component name)')
+    const component =
+      this.components.find((c) => c.name === name) ?? reject('bad value(component name)')
     let vlan: Vlan | undefined
     if (vlanOperation !== undefined) {
       if (vlanOperation === 'add_vlantag') {
@@ -171,7 +210,8 @@ export class VfModel implements SimModel {
     if (type !== 'mac' && type !== 'vlan') return reject('bad value(type)')
     const withVid = tokens.length === 6
     const vid = type === 'mac' ? UNTAGGED : withVid ? parseCNumber(tokens[3]) : 0
-    if (withVid && !(parseCNumber(tokens[3]) >= 0 && parseCNumber(tokens[3]) <= 4095)) reject('bad value(vlan id)')
+    if (withVid && !(parseCNumber(tokens[3]) >= 0 && parseCNumber(tokens[3]) <= 4095))
+      reject('bad value(vlan id)')
     const mac = this.#parseMac(tokens[withVid ? 4 : 3] ?? '')
     const port = tokens[withVid ? 5 : 4] ?? ''
     const entry = this.classifier.get(port)
@@ -188,7 +228,9 @@ export class VfModel implements SimModel {
   #parsePort(port: string): { type: 'phy' | 'vhost' | 'ring'; index: number } | undefined {
     const match = /^(phy|vhost|ring):(.+)$/.exec(port)
     const index = parseCNumber(match?.[2])
-    return match && Number.isInteger(index) ? { type: match[1] as 'phy' | 'vhost' | 'ring', index } : undefined
+    return match && Number.isInteger(index)
+      ? { type: match[1] as 'phy' | 'vhost' | 'ring', index }
+      : undefined
   }
 
   #isKnown(port: string): boolean {
@@ -199,7 +241,8 @@ export class VfModel implements SimModel {
   #parseMac(text: string): string {
     if (text === DEFAULT_MAC) return DEFAULT_MAC
     const groups = text.split(':')
-    if (groups.length !== 6 || !groups.every((g) => /^[0-9a-fA-F]{1,2}$/.test(g))) reject('bad value(mac address)')
+    if (groups.length !== 6 || !groups.every((g) => /^[0-9a-fA-F]{1,2}$/.test(g)))
+      reject('bad value(mac address)')
     return groups.map((g) => g.toUpperCase().padStart(2, '0')).join(':')
   }
 
@@ -219,7 +262,8 @@ export class VfModel implements SimModel {
     let shapeError = false
     for (const component of this.components) {
       const shape = SHAPES[component.type]!
-      if (component.pending.rx.length > shape.rx || component.pending.tx.length > shape.tx) shapeError = true
+      if (component.pending.rx.length > shape.rx || component.pending.tx.length > shape.tx)
+        shapeError = true
       else component.applied = { rx: [...component.pending.rx], tx: [...component.pending.tx] }
     }
     if (shapeError) reject('error occur')
@@ -228,18 +272,38 @@ export class VfModel implements SimModel {
   #info(): string {
     const port = (dir: Dir) => (p: string) => {
       const vlan = this.vlans.get(`${p} ${dir}`) ?? NO_VLAN
-      const vlanJson = jsonObject([['operation', jsonString(vlan.operation)], ['id', String(vlan.id)], ['pcp', String(vlan.pcp)]])
-      return jsonObject([['port', jsonString(p)], ['vlan', vlanJson]])
+      const vlanJson = jsonObject([
+        ['operation', jsonString(vlan.operation)],
+        ['id', String(vlan.id)],
+        ['pcp', String(vlan.pcp)],
+      ])
+      return jsonObject([
+        ['port', jsonString(p)],
+        ['vlan', vlanJson],
+      ])
     }
     const cores = this.cores.flatMap((core) => {
       const here = this.components.filter((c) => c.core === core)
-      if (here.length === 0) return [jsonObject([['core', String(core)], ['type', jsonString('unuse')]])]
+      if (here.length === 0)
+        return [
+          jsonObject([
+            ['core', String(core)],
+            ['type', jsonString('unuse')],
+          ]),
+        ]
       return here.map((c) =>
         jsonObject([
           ['core', String(core)],
           ['name', jsonString(c.name)],
           ['type', jsonString(c.type)],
-          ['rx_port', jsonArray((c.type === 'classifier_mac' ? c.applied.rx.slice(0, 1) : c.applied.rx).map(port('rx')))],
+          [
+            'rx_port',
+            jsonArray(
+              (c.type === 'classifier_mac' ? c.applied.rx.slice(0, 1) : c.applied.rx).map(
+                port('rx'),
+              ),
+            ),
+          ],
           ['tx_port', jsonArray(c.applied.tx.map(port('tx')))],
         ]),
       )
@@ -260,8 +324,14 @@ export class VfModel implements SimModel {
   #classifierEntries(): string[] {
     return this.components
       .filter((c) => c.type === 'classifier_mac')
-      .flatMap((c) => c.applied.tx.flatMap((port) => (this.classifier.has(port) ? [{ port, ...this.classifier.get(port)! }] : [])))
-      .sort((a, b) => a.vid - b.vid || Number(b.mac === DEFAULT_MAC) - Number(a.mac === DEFAULT_MAC))
+      .flatMap((c) =>
+        c.applied.tx.flatMap((port) =>
+          this.classifier.has(port) ? [{ port, ...this.classifier.get(port)! }] : [],
+        ),
+      )
+      .sort(
+        (a, b) => a.vid - b.vid || Number(b.mac === DEFAULT_MAC) - Number(a.mac === DEFAULT_MAC),
+      )
       .map(({ port, vid, mac }) =>
         jsonObject([
           ['type', jsonString(vid === UNTAGGED ? 'mac' : 'vlan')],

@@ -9,15 +9,25 @@ export function fixedReply(text: string): Buffer {
 
 // vf and mirror build JSON by concatenation with their own spacing, reproduced here byte for byte:
 // `{ "a": 1, "b": [ 1, 2 ] }`, and an empty array is `[  ]`.
-export const jsonObject = (members: [string, string][]) => `{ ${members.map(([key, value]) => `"${key}": ${value}`).join(', ')} }`
+export const jsonObject = (members: [string, string][]) =>
+  `{ ${members.map(([key, value]) => `"${key}": ${value}`).join(', ')} }`
 export const jsonArray = (items: string[]) => `[ ${items.join(', ')} ]`
 export const jsonString = (text: string) => `"${text}"`
 
 export const SUCCESS = jsonArray([jsonObject([['result', jsonString('success')]])])
-export const successReply = (...extra: [string, string][]) => jsonObject([['results', SUCCESS], ...extra])
+export const successReply = (...extra: [string, string][]) =>
+  jsonObject([['results', SUCCESS], ...extra])
 export const errorReply = (message: string) =>
   jsonObject([
-    ['results', jsonArray([jsonObject([['result', jsonString('error')], ['error_details', jsonObject([['message', jsonString(message)]])]])])],
+    [
+      'results',
+      jsonArray([
+        jsonObject([
+          ['result', jsonString('error')],
+          ['error_details', jsonObject([['message', jsonString(message)]])],
+        ]),
+      ]),
+    ],
   ])
 
 /** Numbers as the processes read them (C strtoul, base 0): 0x1f is hex, a leading 0 means octal. */
@@ -33,4 +43,7 @@ export function parseCNumber(token: string | undefined): number {
 export type Answer = { reply?: Buffer; exit?: boolean; hang?: boolean }
 
 /** What every simulated process does: answer one command line. */
-export type SimModel = { handle(line: string): Answer; readonly isStatus: (line: string) => boolean }
+export type SimModel = {
+  handle(line: string): Answer
+  readonly isStatus: (line: string) => boolean
+}

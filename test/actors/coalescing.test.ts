@@ -16,7 +16,16 @@ test('a status joins the status at the tail of the queue; any other command does
   queue = enqueue(queue, job(5))
   queue = enqueue(queue, job(6, nfv.forward()))
   queue = enqueue(queue, job(7, nfv.forward()))
-  assert.equal(queue.map(({ id, joined }) => [id, joined]), [[1, [2]], [3, []], [4, [5]], [6, []], [7, []]])
+  assert.equal(
+    queue.map(({ id, joined }) => [id, joined]),
+    [
+      [1, [2]],
+      [3, []],
+      [4, [5]],
+      [6, []],
+      [7, []],
+    ],
+  )
 })
 
 test('status requests while one is in flight share one queued status; every one is answered', async () => {
@@ -40,7 +49,10 @@ test('joined requests fail together when the shared status times out', async () 
   for (let i = 0; i < 3; i++) void c.ask(nfv.status())
   c.clock.increment(1000)
   await flush()
-  assert.equal(c.outcomes.map((o) => o.split(' ')[0]), ['REPLY_TIMEOUT', 'PROCESS_UNRESPONSIVE', 'PROCESS_UNRESPONSIVE', 'PROCESS_UNRESPONSIVE'])
+  assert.equal(
+    c.outcomes.map((o) => o.split(' ')[0]),
+    ['REPLY_TIMEOUT', 'PROCESS_UNRESPONSIVE', 'PROCESS_UNRESPONSIVE', 'PROCESS_UNRESPONSIVE'],
+  )
 })
 
 test.run()

@@ -6,7 +6,8 @@ import { vfCommands } from '../../src/protocol/vf.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 
-const NFV_STATUS = (status: string) => fixedReply(`{"client-id":1,"status":"${status}","ports":[],"patches":[]}`)
+const NFV_STATUS = (status: string) =>
+  fixedReply(`{"client-id":1,"status":"${status}","ports":[],"patches":[]}`)
 const identifiedNfv = () => {
   const c = fakeConnection('secondary')
   c.reply(fixedReply('1'))
@@ -67,7 +68,11 @@ test('commands are queued and only one is in flight; each gets its own reply', a
   assert.equal(c.written.slice(1), ['add ring:0', 'forward', 'status'])
   c.reply(NFV_STATUS('running'))
   await flush()
-  assert.equal(c.outcomes, ['ok', 'ok', 'ok {"client-id":1,"status":"Running","ports":[],"patches":[]}'])
+  assert.equal(c.outcomes, [
+    'ok',
+    'ok',
+    'ok {"client-id":1,"status":"Running","ports":[],"patches":[]}',
+  ])
 })
 
 test('Running/Idle is tracked from forward, stop, del and status', () => {
@@ -156,7 +161,9 @@ test('a vf rejection settles the command with the process message and keeps the 
   const c = fakeConnection('secondary')
   c.reply('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }')
   void c.ask(vfCommands.componentStart('fw1', 2, 'forward'))
-  c.reply('{ "results": [ { "result": "error", "error_details": { "message": "bad value(component name)" } } ] }')
+  c.reply(
+    '{ "results": [ { "result": "error", "error_details": { "message": "bad value(component name)" } } ] }',
+  )
   await flush()
   assert.equal(c.outcomes, ['COMMAND_REJECTED command error: bad value(component name)'])
   assert.is(c.state(), 'idle')

@@ -7,7 +7,10 @@ type Sse = { id?: string; event: string; data: Record<string, unknown> }
 /** Opens the event stream; `next(n)` resolves with the next n events, in order. */
 async function openEvents(h: Harness, headers: Record<string, string> = {}) {
   const controller = new AbortController()
-  const response = await fetch(`http://127.0.0.1:${h.controller.apiPort}/v1/events`, { headers, signal: controller.signal })
+  const response = await fetch(`http://127.0.0.1:${h.controller.apiPort}/v1/events`, {
+    headers,
+    signal: controller.signal,
+  })
   assert.is(response.status, 200)
   assert.match(response.headers.get('content-type')!, /^text\/event-stream/)
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
@@ -18,8 +21,14 @@ async function openEvents(h: Harness, headers: Record<string, string> = {}) {
     while ((end = text.indexOf('\n\n')) !== -1) {
       const block = text.slice(0, end)
       text = text.slice(end + 2)
-      const fields = Object.fromEntries(block.split('\n').filter((l) => !l.startsWith(':')).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]))
-      if (fields.event) events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data ?? '{}') })
+      const fields = Object.fromEntries(
+        block
+          .split('\n')
+          .filter((l) => !l.startsWith(':'))
+          .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+      )
+      if (fields.event)
+        events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data ?? '{}') })
     }
   }
   return {
@@ -44,37 +53,47 @@ async function openEvents(h: Harness, headers: Record<string, string> = {}) {
 }
 
 test('a scripted sequence of requests and process connects/disconnects arrives in order', () =>
-  withHarness([{ kind: 'nfv', clientId: 1 }, { kind: 'vf', clientId: 2 }], async (h) => {
-    const stream = await openEvents(h)
-    try {
-      await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })
-      await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' })
-      await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
-      await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
-      await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
-      await h.connect([{ kind: 'mirror', clientId: 3 }])
-      await h.api('DELETE', '/v1/nfvs/1')
-      const events = await stream.next(7)
-      assert.equal(
-        events.map((e) => [e.event, e.data.kind, e.data['client-id']]),
-        [
-          ['port.added', 'nfv', 1],
-          ['patch.set', 'nfv', 1],
-          ['nfv.status', 'nfv', 1],
-          ['component.started', 'vf', 2],
-          ['command.failed', 'vf', 2],
-          ['process.identified', 'mirror', 3],
-          ['process.disconnected', 'nfv', 1],
-        ],
-      )
-      assert.equal(events[2]!.data.status, 'Running')
-      assert.equal(events[6]!.data.reason, 'exited on request')
-      const ids = events.map((e) => Number(e.id))
-      assert.equal(ids, [...ids].sort((a, b) => a - b), 'ids increase')
-    } finally {
-      stream.close()
-    }
-  }))
+  withHarness(
+    [
+      { kind: 'nfv', clientId: 1 },
+      { kind: 'vf', clientId: 2 },
+    ],
+    async (h) => {
+      const stream = await openEvents(h)
+      try {
+        await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })
+        await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' })
+        await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
+        await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
+        await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
+        await h.connect([{ kind: 'mirror', clientId: 3 }])
+        await h.api('DELETE', '/v1/nfvs/1')
+        const events = await stream.next(7)
+        assert.equal(
+          events.map((e) => [e.event, e.data.kind, e.data['client-id']]),
+          [
+            ['port.added', 'nfv', 1],
+            ['patch.set', 'nfv', 1],
+            ['nfv.status', 'nfv', 1],
+            ['component.started', 'vf', 2],
+            ['command.failed', 'vf', 2],
+            ['process.identified', 'mirror', 3],
+            ['process.disconnected', 'nfv', 1],
+          ],
+        )
+        assert.equal(events[2]!.data.status, 'Running')
+        assert.equal(events[6]!.data.reason, 'exited on request')
+        const ids = events.map((e) => Number(e.id))
+        assert.equal(
+          ids,
+          [...ids].sort((a, b) => a - b),
+          'ids increase',
+        )
+      } finally {
+        stream.close()
+      }
+    },
+  ))
 
 test('a client reconnecting with Last-Event-ID gets what it missed, then what follows', () =>
   withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
@@ -88,7 +107,10 @@ test('a client reconnecting with Last-Event-ID gets what it missed, then what fo
     try {
       await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:3' })
       const events = await again.next(3)
-      assert.equal(events.map((e) => e.data.port), ['ring:1', 'ring:2', 'ring:3'])
+      assert.equal(
+        events.map((e) => e.data.port),
+        ['ring:1', 'ring:2', 'ring:3'],
+      )
     } finally {
       again.close()
     }
@@ -98,12 +120,19 @@ test('a Last-Event-ID the buffer no longer holds is told with events.lost, then 
   withHarness(
     [{ kind: 'nfv', clientId: 1 }],
     async (h) => {
-      for (const port of ['ring:0', 'ring:1', 'ring:2', 'ring:3']) await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port })
+      for (const port of ['ring:0', 'ring:1', 'ring:2', 'ring:3'])
+        await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port })
       const stream = await openEvents(h, { 'Last-Event-ID': '1' })
       try {
         const events = await stream.next(3)
-        assert.equal(events.map((e) => e.event), ['events.lost', 'port.added', 'port.added'])
-        assert.equal(events.slice(1).map((e) => e.data.port), ['ring:2', 'ring:3'])
+        assert.equal(
+          events.map((e) => e.event),
+          ['events.lost', 'port.added', 'port.added'],
+        )
+        assert.equal(
+          events.slice(1).map((e) => e.data.port),
+          ['ring:2', 'ring:3'],
+        )
       } finally {
         stream.close()
       }

@@ -13,17 +13,31 @@ test('hundreds of silent peers on both process ports do not keep real processes 
       let evicted = 0
       try {
         for (let i = 0; i < 300; i++) {
-          const peer = connect({ host: '127.0.0.1', port: i % 3 === 0 ? h.controller.primaryPort : h.controller.secondaryPort })
+          const peer = connect({
+            host: '127.0.0.1',
+            port: i % 3 === 0 ? h.controller.primaryPort : h.controller.secondaryPort,
+          })
           peer.on('error', () => {})
           peer.resume() // a paused socket would never see the eviction
           peer.on('close', () => evicted++)
           peers.push(peer)
           await once(peer, 'connect')
         }
-        await h.connect([{ kind: 'primary' }, { kind: 'nfv', clientId: 1 }, { kind: 'vf', clientId: 2 }])
-        assert.equal((await h.api('GET', '/v1/processes')).json(), [{ type: 'primary' }, { type: 'nfv', 'client-id': 1 }, { type: 'vf', 'client-id': 2 }])
+        await h.connect([
+          { kind: 'primary' },
+          { kind: 'nfv', clientId: 1 },
+          { kind: 'vf', clientId: 2 },
+        ])
+        assert.equal((await h.api('GET', '/v1/processes')).json(), [
+          { type: 'primary' },
+          { type: 'nfv', 'client-id': 1 },
+          { type: 'vf', 'client-id': 2 },
+        ])
         assert.is((await h.api('GET', '/v1/nfvs/1')).status, 200)
-        assert.ok(evicted >= 300 - 32, `${evicted} of 300 silent peers evicted beyond the cap of 32`)
+        assert.ok(
+          evicted >= 300 - 32,
+          `${evicted} of 300 silent peers evicted beyond the cap of 32`,
+        )
       } finally {
         for (const peer of peers) peer.destroy()
       }
@@ -42,11 +56,19 @@ test('a body over the limit is 413 text/plain, with or without Content-Length, a
       assert.is(r.text, 'request body exceeds 65536 bytes')
       // Streamed without a length: refused once the limit is passed, not after reading it all.
       const streamed = await new Promise<number>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port: h.controller.apiPort, method: 'PUT', path: '/v1/nfvs/1/ports' }, (res) => {
-          res.resume()
-          resolve(res.statusCode!)
-          req.destroy()
-        })
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: h.controller.apiPort,
+            method: 'PUT',
+            path: '/v1/nfvs/1/ports',
+          },
+          (res) => {
+            res.resume()
+            resolve(res.statusCode!)
+            req.destroy()
+          },
+        )
         req.on('error', reject)
         const chunk = Buffer.alloc(16 * 1024, ' ')
         const pump = () => {

@@ -3,7 +3,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { commandsOf, withHarness, type Harness } from '../helpers/harness.ts'
 
-const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?(?:[0-9.]+(?:e[+-]?[0-9]+)?|\+Inf|NaN))$/
+const SAMPLE =
+  /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*\})? (-?(?:[0-9.]+(?:e[+-]?[0-9]+)?|\+Inf|NaN))$/
 
 /** Parses Prometheus text format strictly: every line is a comment or a sample, or the test fails. */
 async function scrape(h: Harness): Promise<Map<string, number>> {
@@ -36,13 +37,35 @@ test('/metrics parses as Prometheus text and carries the counters of scripted tr
 
       const m = await scrape(h)
       const get = (key: string) => m.get(key)
-      assert.is(get('spp_http_requests_total{method="GET",route="/v1/nfvs/:client_id",status="200"}'), 3)
-      assert.is(get('spp_http_requests_total{method="PUT",route="/v1/nfvs/:client_id/ports",status="400"}'), 1)
-      assert.is(get('spp_http_requests_total{method="GET",route="/v1/nfvs/:client_id",status="404"}'), 1)
-      assert.is(get('spp_http_requests_total{method="PUT",route="/v1/nfvs/:client_id/forward",status="500"}'), 1)
+      assert.is(
+        get('spp_http_requests_total{method="GET",route="/v1/nfvs/:client_id",status="200"}'),
+        3,
+      )
+      assert.is(
+        get('spp_http_requests_total{method="PUT",route="/v1/nfvs/:client_id/ports",status="400"}'),
+        1,
+      )
+      assert.is(
+        get('spp_http_requests_total{method="GET",route="/v1/nfvs/:client_id",status="404"}'),
+        1,
+      )
+      assert.is(
+        get(
+          'spp_http_requests_total{method="PUT",route="/v1/nfvs/:client_id/forward",status="500"}',
+        ),
+        1,
+      )
       assert.is(get('spp_command_duration_seconds_count{kind="nfv",command="status"}'), 3)
-      assert.is(get('spp_command_failures_total{kind="vf",command="component start",error="COMMAND_REJECTED"}'), 1)
-      assert.is(get('spp_command_failures_total{kind="nfv",command="forward",error="REPLY_TIMEOUT"}'), 1)
+      assert.is(
+        get(
+          'spp_command_failures_total{kind="vf",command="component start",error="COMMAND_REJECTED"}',
+        ),
+        1,
+      )
+      assert.is(
+        get('spp_command_failures_total{kind="nfv",command="forward",error="REPLY_TIMEOUT"}'),
+        1,
+      )
       assert.is(get('spp_command_timeouts_total{kind="nfv"}'), 1)
       assert.is(get('spp_process_disconnects_total{kind="vf"}'), 1)
       assert.is(get('spp_processes{kind="nfv"}'), 1)
@@ -50,7 +73,11 @@ test('/metrics parses as Prometheus text and carries the counters of scripted tr
       assert.is(get('spp_command_queue_depth{process="primary"}'), 0)
       assert.type(get('spp_port_rx_packets_total{port="phy:0"}'), 'number')
       assert.type(get('spp_port_rx_dropped_total{port="ring:0"}'), 'number')
-      assert.is(get('spp_port_rx_dropped_total{port="phy:0"}'), undefined, 'physical ports have no rx drop counter')
+      assert.is(
+        get('spp_port_rx_dropped_total{port="phy:0"}'),
+        undefined,
+        'physical ports have no rx drop counter',
+      )
     },
     { commandTimeoutMs: 300 },
   ))

@@ -11,7 +11,12 @@ test('GET /v1/nfvs/1 sends status and answers the spec shape with Idle', () =>
     const r = await h.api('GET', '/v1/nfvs/1')
     assert.is(r.status, 200)
     assert.is(r.type, 'application/json')
-    assert.equal(r.json(), { 'client-id': 1, status: 'Idle', ports: ['phy:0', 'phy:1'], patches: [] })
+    assert.equal(r.json(), {
+      'client-id': 1,
+      status: 'Idle',
+      ports: ['phy:0', 'phy:1'],
+      patches: [],
+    })
     assert.equal(commandsOf(h.sim('nfv 1')), ['status'])
   }))
 
@@ -53,10 +58,23 @@ test('the status reflects what the process did: ports, patches, Running', () =>
 test('request bodies are JSON whatever the Content-Type says', () =>
   withHarness(NFV, async (h) => {
     const body = JSON.stringify({ action: 'add', port: 'ring:1' })
-    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'text/plain' }, { 'content-type': 'application/json; charset=utf-8' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
-      assert.is((await h.api('PUT', '/v1/nfvs/1/ports', body, headers)).status, 204, JSON.stringify(headers))
+    for (const headers of [
+      { 'content-type': 'application/json' },
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/json; charset=utf-8' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    ]) {
+      assert.is(
+        (await h.api('PUT', '/v1/nfvs/1/ports', body, headers)).status,
+        204,
+        JSON.stringify(headers),
+      )
     }
-    assert.is((await h.api('PUT', '/v1/nfvs/1/ports', new TextEncoder().encode(body))).status, 204, 'no content type')
+    assert.is(
+      (await h.api('PUT', '/v1/nfvs/1/ports', new TextEncoder().encode(body))).status,
+      204,
+      'no content type',
+    )
     assert.equal(commandsOf(h.sim('nfv 1')), Array(5).fill('add ring:1'))
   }))
 
@@ -74,8 +92,17 @@ test('primary: status, clear and exit', () =>
   withHarness([{ kind: 'primary' }], async (h) => {
     const first = await h.api('GET', '/v1/primary/status')
     assert.is(first.status, 200)
-    const status = first.json() as { phy_ports: { id: number; eth: string; rx: number }[]; ring_ports: unknown[] }
-    assert.equal(status.phy_ports.map((p) => [p.id, p.eth]), [[0, '56:48:4f:53:54:00'], [1, '56:48:4f:53:54:01']])
+    const status = first.json() as {
+      phy_ports: { id: number; eth: string; rx: number }[]
+      ring_ports: unknown[]
+    }
+    assert.equal(
+      status.phy_ports.map((p) => [p.id, p.eth]),
+      [
+        [0, '56:48:4f:53:54:00'],
+        [1, '56:48:4f:53:54:01'],
+      ],
+    )
     assert.is(status.ring_ports.length, 4)
     const grown = (await h.api('GET', '/v1/primary/status')).json() as typeof status
     assert.ok(grown.phy_ports[0]!.rx > 0, 'the simulated counters grow between reads')
@@ -91,7 +118,11 @@ test('primary: status, clear and exit', () =>
 
 test('no primary connected: every primary endpoint is a 404', () =>
   withHarness([], async (h) => {
-    for (const [method, path] of [['GET', '/v1/primary/status'], ['DELETE', '/v1/primary/status'], ['DELETE', '/v1/primary']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/primary/status'],
+      ['DELETE', '/v1/primary/status'],
+      ['DELETE', '/v1/primary'],
+    ] as const) {
       const r = await h.api(method, path)
       assert.is(r.status, 404)
       assert.is(r.text, 'primary not found.')

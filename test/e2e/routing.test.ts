@@ -4,7 +4,17 @@ import { commandsOf, withHarness } from '../helpers/harness.ts'
 
 test('unknown URLs are 404 text/plain; client ids must be integers', () =>
   withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
-    for (const path of ['/v1', '/v1/foo', '/v2/processes', '/v1/nfvs/abc', '/v1/nfvs/1.0', '/v1/nfvs/01', '/v1/nfvs/1/', '/v1/nfvs/1/unknown', '/']) {
+    for (const path of [
+      '/v1',
+      '/v1/foo',
+      '/v2/processes',
+      '/v1/nfvs/abc',
+      '/v1/nfvs/1.0',
+      '/v1/nfvs/01',
+      '/v1/nfvs/1/',
+      '/v1/nfvs/1/unknown',
+      '/',
+    ]) {
       const r = await h.api('GET', path)
       assert.is(r.status, 404, path)
       assert.match(r.type!, /^text\/plain/, path)
@@ -14,13 +24,25 @@ test('unknown URLs are 404 text/plain; client ids must be integers', () =>
   }))
 
 test('a client id that is not connected, or is of another kind, is a 404 naming it', () =>
-  withHarness([{ kind: 'nfv', clientId: 1 }, { kind: 'vf', clientId: 2 }], async (h) => {
-    for (const path of ['/v1/nfvs/5', '/v1/vfs/1', '/v1/mirrors/2', '/v1/nfvs/2', '/v1/nfvs/-1']) {
-      const r = await h.api('GET', path)
-      assert.is(r.status, 404, path)
-      assert.match(r.text, /^sec_id -?\d+ not found\.$/)
-    }
-  }))
+  withHarness(
+    [
+      { kind: 'nfv', clientId: 1 },
+      { kind: 'vf', clientId: 2 },
+    ],
+    async (h) => {
+      for (const path of [
+        '/v1/nfvs/5',
+        '/v1/vfs/1',
+        '/v1/mirrors/2',
+        '/v1/nfvs/2',
+        '/v1/nfvs/-1',
+      ]) {
+        const r = await h.api('GET', path)
+        assert.is(r.status, 404, path)
+        assert.match(r.text, /^sec_id -?\d+ not found\.$/)
+      }
+    },
+  ))
 
 test('an unknown client id is 404 whatever the body, even an invalid one', () =>
   withHarness([], async (h) => {
@@ -40,7 +62,11 @@ test('a known path with another method is 405 with an Allow header', () =>
     for (const [method, path, allow] of cases) {
       const r = await h.api(method, path)
       assert.is(r.status, 405, `${method} ${path}`)
-      assert.equal(r.headers.get('allow')!.split(',').sort(), allow.split(',').sort(), `${method} ${path}`)
+      assert.equal(
+        r.headers.get('allow')!.split(',').sort(),
+        allow.split(',').sort(),
+        `${method} ${path}`,
+      )
     }
     assert.equal(commandsOf(h.sim('nfv 1')), [])
   }))

@@ -1,23 +1,34 @@
 import type { Socket } from 'node:net'
 import { createActor, fromCallback, SimulatedClock } from 'xstate'
 import { ask } from '../../src/actors/ask.ts'
-import { processConnection, type LinkEvent, type LinkInput } from '../../src/actors/process-connection.ts'
+import {
+  processConnection,
+  type LinkEvent,
+  type LinkInput,
+} from '../../src/actors/process-connection.ts'
 import { silentLogger } from '../../src/logger.ts'
 import type { Command } from '../../src/protocol/types.ts'
-
 
 /** A process connection whose socket is a script: see what it writes, play what the process says. */
 export function fakeConnection(role: 'primary' | 'secondary', replyTimeoutMs = 1000) {
   const written: string[] = []
   let sendBack: ((event: LinkEvent) => void) | undefined
-  const link = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(({ sendBack: back, receive }) => {
-    sendBack = back
-    receive((event) => written.push(event.line))
-  })
+  const link = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(
+    ({ sendBack: back, receive }) => {
+      sendBack = back
+      receive((event) => written.push(event.line))
+    },
+  )
   const clock = new SimulatedClock()
   const actor = createActor(processConnection.provide({ actors: { socketLink: link } }), {
     clock,
-    input: { socket: {} as Socket, role, replyTimeoutMs, maxReplyBytes: 1 << 20, log: silentLogger() },
+    input: {
+      socket: {} as Socket,
+      role,
+      replyTimeoutMs,
+      maxReplyBytes: 1 << 20,
+      log: silentLogger(),
+    },
   })
   const identified: unknown[] = []
   actor.on('identified', (event) => identified.push(event))
@@ -30,8 +41,13 @@ export function fakeConnection(role: 'primary' | 'secondary', replyTimeoutMs = 1
     written,
     identified,
     outcomes,
-    reply: (frame: Buffer | string) => sendBack!({ type: 'link.frame', frame: typeof frame === 'string' ? Buffer.from(frame) : frame }),
-    close: (reason = 'the process closed the connection') => sendBack!({ type: 'link.closed', reason }),
+    reply: (frame: Buffer | string) =>
+      sendBack!({
+        type: 'link.frame',
+        frame: typeof frame === 'string' ? Buffer.from(frame) : frame,
+      }),
+    close: (reason = 'the process closed the connection') =>
+      sendBack!({ type: 'link.closed', reason }),
     ask<T>(command: Command<T>) {
       const result = ask(actor, command)
       result.then(

@@ -1,9 +1,20 @@
-import { startController, DEFAULTS, type Controller, type ControllerOptions } from '../../src/controller.ts'
+import {
+  startController,
+  DEFAULTS,
+  type Controller,
+  type ControllerOptions,
+} from '../../src/controller.ts'
 import { silentLogger } from '../../src/logger.ts'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
 import { startSims, type SimSpec, type SimTarget } from '../../src/sim/start-sims.ts'
 
-export type Reply = { status: number; type: string | null; text: string; json: () => unknown; headers: Headers }
+export type Reply = {
+  status: number
+  type: string | null
+  text: string
+  json: () => unknown
+  headers: Headers
+}
 
 /** A controller on ephemeral loopback ports with simulated processes, all identified. */
 export type Harness = {
@@ -11,7 +22,12 @@ export type Harness = {
   sims: SimProcess[]
   sim(label: string): SimProcess
   /** Sends one REST request; a body object is sent as JSON text, a string or bytes as they are. */
-  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Reply>
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Reply>
   /** Starts more processes and waits until the controller has registered them. */
   connect(specs: SimSpec[], target?: Partial<SimTarget>): Promise<SimProcess[]>
   /** Starts more processes, waiting only for their TCP connections. */
@@ -19,11 +35,28 @@ export type Harness = {
   close(): Promise<void>
 }
 
-export async function startHarness(specs: SimSpec[], options: Partial<ControllerOptions> & { sim?: Partial<SimTarget> } = {}): Promise<Harness> {
-  const controller = await startController({ ...DEFAULTS, host: '127.0.0.1', primaryPort: 0, secondaryPort: 0, apiPort: 0, commandTimeoutMs: 2000, log: silentLogger(), ...options })
+export async function startHarness(
+  specs: SimSpec[],
+  options: Partial<ControllerOptions> & { sim?: Partial<SimTarget> } = {},
+): Promise<Harness> {
+  const controller = await startController({
+    ...DEFAULTS,
+    host: '127.0.0.1',
+    primaryPort: 0,
+    secondaryPort: 0,
+    apiPort: 0,
+    commandTimeoutMs: 2000,
+    log: silentLogger(),
+    ...options,
+  })
   const sims: SimProcess[] = []
   const spawn = async (more: SimSpec[], target: Partial<SimTarget> = {}) => {
-    const started = await startSims(more, { primaryPort: controller.primaryPort, secondaryPort: controller.secondaryPort, ...options.sim, ...target })
+    const started = await startSims(more, {
+      primaryPort: controller.primaryPort,
+      secondaryPort: controller.secondaryPort,
+      ...options.sim,
+      ...target,
+    })
     sims.push(...started)
     return started
   }
@@ -47,9 +80,26 @@ export async function startHarness(specs: SimSpec[], options: Partial<Controller
     spawn,
     sim: (label) => sims.find((s) => s.label === label) ?? assertNever(label),
     async api(method, path, body, headers = {}) {
-      const response = await fetch(base + path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body) : JSON.stringify(body) })
+      const response = await fetch(base + path, {
+        method,
+        headers,
+        body:
+          body === undefined
+            ? undefined
+            : typeof body === 'string'
+              ? body
+              : body instanceof Uint8Array
+                ? Buffer.from(body)
+                : JSON.stringify(body),
+      })
       const text = await response.text()
-      return { status: response.status, type: response.headers.get('content-type'), text, json: () => JSON.parse(text), headers: response.headers }
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        text,
+        json: () => JSON.parse(text),
+        headers: response.headers,
+      }
     },
     async close() {
       for (const sim of sims) sim.stop()
@@ -63,7 +113,11 @@ const assertNever = (label: string): never => {
 }
 
 /** Runs a test body against a fresh harness and always closes it. */
-export async function withHarness(specs: SimSpec[], body: (h: Harness) => Promise<void>, options?: Parameters<typeof startHarness>[1]) {
+export async function withHarness(
+  specs: SimSpec[],
+  body: (h: Harness) => Promise<void>,
+  options?: Parameters<typeof startHarness>[1],
+) {
   const harness = await startHarness(specs, options)
   try {
     await body(harness)

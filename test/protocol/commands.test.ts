@@ -21,11 +21,23 @@ test('every builder produces the exact command line of the protocol', () => {
     [vf.componentStart('fw1', 2, 'forward').line, 'component start fw1 2 forward'],
     [vf.componentStop('fw1').line, 'component stop fw1'],
     [vf.portAdd('ring:0', 'rx', 'fw1').line, 'port add ring:0 rx fw1'],
-    [vf.portAdd('ring:0', 'rx', 'fw1', { operation: 'add', id: 100, pcp: 3 }).line, 'port add ring:0 rx fw1 add_vlantag 100 3'],
-    [vf.portAdd('ring:0', 'tx', 'fw1', { operation: 'del' }).line, 'port add ring:0 tx fw1 del_vlantag'],
+    [
+      vf.portAdd('ring:0', 'rx', 'fw1', { operation: 'add', id: 100, pcp: 3 }).line,
+      'port add ring:0 rx fw1 add_vlantag 100 3',
+    ],
+    [
+      vf.portAdd('ring:0', 'tx', 'fw1', { operation: 'del' }).line,
+      'port add ring:0 tx fw1 del_vlantag',
+    ],
     [vf.portDel('ring:0', 'tx', 'fw1').line, 'port del ring:0 tx fw1'],
-    [vf.classifierTable('add', 'FA:16:3E:7D:CC:35', 'ring:0').line, 'classifier_table add mac FA:16:3E:7D:CC:35 ring:0'],
-    [vf.classifierTable('del', 'FA:16:3E:7D:CC:35', 'ring:0', 475).line, 'classifier_table del vlan 475 FA:16:3E:7D:CC:35 ring:0'],
+    [
+      vf.classifierTable('add', 'FA:16:3E:7D:CC:35', 'ring:0').line,
+      'classifier_table add mac FA:16:3E:7D:CC:35 ring:0',
+    ],
+    [
+      vf.classifierTable('del', 'FA:16:3E:7D:CC:35', 'ring:0', 475).line,
+      'classifier_table del vlan 475 FA:16:3E:7D:CC:35 ring:0',
+    ],
     [mirror.componentStart('mr1', 2, 'mirror').line, 'component start mr1 2 mirror'],
     [mirror.portAdd('ring:0', 'rx', 'mr1').line, 'port add ring:0 rx mr1'],
   ]
@@ -39,10 +51,26 @@ test('exit is the only command after which the process is expected to close', ()
 })
 
 test('the last guard refuses lines that could split or smuggle tokens', () => {
-  for (const line of ['', ' status', 'status ', 'a  b', 'a\tb', 'a\nb', 'a\0b', 'é', `a ${'x'.repeat(111)}`, 'a b c d e f g h i', 'x'.repeat(900)]) {
+  for (const line of [
+    '',
+    ' status',
+    'status ',
+    'a  b',
+    'a\tb',
+    'a\nb',
+    'a\0b',
+    'é',
+    `a ${'x'.repeat(111)}`,
+    'a b c d e f g h i',
+    'x'.repeat(900),
+  ]) {
     assert.is(isSafeLine(line), false, JSON.stringify(line))
   }
-  for (const line of ['status', 'port add ring:0 rx fw1 add_vlantag 100 3', 'classifier_table del vlan 475 FA:16:3E:7D:CC:35 ring:0']) {
+  for (const line of [
+    'status',
+    'port add ring:0 rx fw1 add_vlantag 100 3',
+    'classifier_table del vlan 475 FA:16:3E:7D:CC:35 ring:0',
+  ]) {
     assert.ok(isSafeLine(line), line)
   }
 })

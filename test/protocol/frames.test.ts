@@ -30,12 +30,17 @@ test('a fixed reply split at every possible place is one frame of 2048 bytes', (
 test('fixed replies merged into one chunk, with part of a third, give two frames and keep the rest', () => {
   const bytes = Buffer.concat([fixedReply('a'), fixedReply('b'), fixedReply('c').subarray(0, 100)])
   const result = feed('fixed', [bytes])
-  assert.equal(result.frames.map((f) => f[0]), ['a', 'b'])
+  assert.equal(
+    result.frames.map((f) => f[0]),
+    ['a', 'b'],
+  )
   assert.is(result.pending, 100)
 })
 
 test('a JSON reply split at every possible place is one frame', () => {
-  const reply = Buffer.from('{ "results": [ { "result": "success" } ], "info": { "a": [ {  }, "}{" ] } }')
+  const reply = Buffer.from(
+    '{ "results": [ { "result": "success" } ], "info": { "a": [ {  }, "}{" ] } }',
+  )
   for (let at = 0; at <= reply.length; at++) {
     const { frames, error } = feed('json', splitAt(reply, at))
     assert.is(error, undefined)
@@ -73,7 +78,10 @@ test('detect framing takes JSON for a reply starting with a brace, fixed otherwi
   const vf = Buffer.from('{ "client_id": 2 }')
   assert.equal(feed('detect', [vf, Buffer.from('{}')]).frames, [vf.toString(), '{}'])
   const nfv = feed('detect', [fixedReply('1'), fixedReply('{"client-id":1}')])
-  assert.equal(nfv.frames.map((f) => f.length), [FIXED_REPLY_BYTES, FIXED_REPLY_BYTES])
+  assert.equal(
+    nfv.frames.map((f) => f.length),
+    [FIXED_REPLY_BYTES, FIXED_REPLY_BYTES],
+  )
 })
 
 test.run()

@@ -13,8 +13,14 @@ test('_get_client_id replies of every kind identify the process', () => {
     [fixedReply('1'), { kind: 'nfv', clientId: 1 }],
     [fixedReply('12'), { kind: 'nfv', clientId: 12 }],
     [fixedReply('0'), { kind: 'nfv', clientId: 0 }],
-    [json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }'), { kind: 'vf', clientId: 2 }],
-    [json('{ "results": [ { "result": "success" } ], "client_id": 3, "process_type": "mirror" }'), { kind: 'mirror', clientId: 3 }],
+    [
+      json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }'),
+      { kind: 'vf', clientId: 2 },
+    ],
+    [
+      json('{ "results": [ { "result": "success" } ], "client_id": 3, "process_type": "mirror" }'),
+      { kind: 'mirror', clientId: 3 },
+    ],
   ]
   for (const [frame, expected] of cases) {
     const id = decodeClientId(frame)
@@ -29,26 +35,47 @@ test('undecodable _get_client_id replies are typed failures', () => {
     fixedReply('abc'),
     fixedReply('99999999'),
     Buffer.from([0xff, 0xfe, 0]),
-    json('{ "results": [ { "result": "error", "error_details": { "message": "bad message format" } } ] }'),
+    json(
+      '{ "results": [ { "result": "error", "error_details": { "message": "bad message format" } } ] }',
+    ),
     json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "pcap" }'),
     json('{ "client_id": 2 '),
   ]) {
-    assert.is(decodeClientId(frame).ok, false, JSON.stringify(frame.toString('latin1').slice(0, 40)))
+    assert.is(
+      decodeClientId(frame).ok,
+      false,
+      JSON.stringify(frame.toString('latin1').slice(0, 40)),
+    )
   }
 })
 
 test('nfv status: the wire words running/idling become Running/Idle', () => {
-  const reply = fixedReply('{"client-id":1,"status":"running","ports":["phy:0","ring:0"],"patches":[{"src":"phy:0","dst":"ring:0"}]}')
+  const reply = fixedReply(
+    '{"client-id":1,"status":"running","ports":["phy:0","ring:0"],"patches":[{"src":"phy:0","dst":"ring:0"}]}',
+  )
   assert.equal(nfvCommands.status().decode(reply), {
     ok: true,
-    value: { 'client-id': 1, status: 'Running', ports: ['phy:0', 'ring:0'], patches: [{ src: 'phy:0', dst: 'ring:0' }] },
+    value: {
+      'client-id': 1,
+      status: 'Running',
+      ports: ['phy:0', 'ring:0'],
+      patches: [{ src: 'phy:0', dst: 'ring:0' }],
+    },
   })
-  const idle = nfvCommands.status().decode(fixedReply('{"client-id":1,"status":"idling","ports":[],"patches":[]}'))
+  const idle = nfvCommands
+    .status()
+    .decode(fixedReply('{"client-id":1,"status":"idling","ports":[],"patches":[]}'))
   assert.is(idle.ok && idle.value.status, 'Idle')
 })
 
 test('nfv status replies that are not the expected JSON fail as BAD_REPLY', () => {
-  for (const text of ['', '{', '{"client-id":1,"status":"paused","ports":[],"patches":[]}', '[]', 'add\0ring\u00000']) {
+  for (const text of [
+    '',
+    '{',
+    '{"client-id":1,"status":"paused","ports":[],"patches":[]}',
+    '[]',
+    'add\0ring\u00000',
+  ]) {
     const decoded = nfvCommands.status().decode(fixedReply(text))
     assert.is(decoded.ok, false, text)
     assert.is(!decoded.ok && decoded.code, 'BAD_REPLY')
@@ -56,8 +83,12 @@ test('nfv status replies that are not the expected JSON fail as BAD_REPLY', () =
 })
 
 test('primary status is returned as the process reports it', () => {
-  const text = '{"phy_ports": [{"id": 0, "eth": "56:48:4f:53:54:00", "rx": 10, "tx": 7, "tx_drop": 0}], "ring_ports": [{"id": 0, "rx": 0, "rx_drop": 0, "tx": 0, "tx_drop": 0}]}'
-  assert.equal(primaryCommands.status().decode(fixedReply(text)), { ok: true, value: JSON.parse(text) })
+  const text =
+    '{"phy_ports": [{"id": 0, "eth": "56:48:4f:53:54:00", "rx": 10, "tx": 7, "tx_drop": 0}], "ring_ports": [{"id": 0, "rx": 0, "rx_drop": 0, "tx": 0, "tx_drop": 0}]}'
+  assert.equal(primaryCommands.status().decode(fixedReply(text)), {
+    ok: true,
+    value: JSON.parse(text),
+  })
 })
 
 test('echoed nfv and primary replies are accepted whatever they hold', () => {
@@ -72,7 +103,10 @@ const VF_REST =
   '{"client-id": 1, "ports": ["phy:0", "phy:1", "ring:0", "ring:1", "ring:2"], "components": [{"core": 2, "name": "cls", "type": "classifier_mac", "rx_port": [{"port": "phy:0", "vlan": {"operation": "none", "id": 0, "pcp": 0}}], "tx_port": [{"port": "ring:0", "vlan": {"operation": "none", "id": 0, "pcp": 0}}, {"port": "ring:1", "vlan": {"operation": "add", "id": 100, "pcp": 3}}]}, {"core": 3, "name": "fwd1", "type": "forward", "rx_port": [{"port": "ring:0", "vlan": {"operation": "none", "id": 0, "pcp": 0}}], "tx_port": [{"port": "vhost:0", "vlan": {"operation": "none", "id": 0, "pcp": 0}}]}, {"core": 4, "type": "unuse"}, {"core": 5, "name": "mgr", "type": "merge", "rx_port": [{"port": "ring:1", "vlan": {"operation": "none", "id": 0, "pcp": 0}}, {"port": "ring:2", "vlan": {"operation": "del", "id": 0, "pcp": 0}}], "tx_port": [{"port": "phy:1", "vlan": {"operation": "none", "id": 0, "pcp": 0}}]}], "classifier_table": [{"type": "mac", "value": "FA:16:3E:7D:CC:35", "port": "ring:0"}, {"type": "vlan", "value": "100/default", "port": "ring:1"}]}'
 
 test('vf status becomes the REST body SPP built: ports phy, vhost, ring; components verbatim', () => {
-  assert.equal(vfCommands.status().decode(json(VF_STATUS)), { ok: true, value: JSON.parse(VF_REST) })
+  assert.equal(vfCommands.status().decode(json(VF_STATUS)), {
+    ok: true,
+    value: JSON.parse(VF_REST),
+  })
 })
 
 test('mirror status: port objects carry only the port, and there is no classifier table', () => {
@@ -84,7 +118,13 @@ test('mirror status: port objects carry only the port, and there is no classifie
       'client-id': 3,
       ports: ['phy:0', 'ring:0', 'ring:1', 'ring:2'],
       components: [
-        { core: 2, name: 'mr1', type: 'mirror', rx_port: [{ port: 'ring:0' }], tx_port: [{ port: 'ring:1' }, { port: 'ring:2' }] },
+        {
+          core: 2,
+          name: 'mr1',
+          type: 'mirror',
+          rx_port: [{ port: 'ring:0' }],
+          tx_port: [{ port: 'ring:1' }, { port: 'ring:2' }],
+        },
         { core: 3, type: 'unuse' },
       ],
     },
@@ -92,15 +132,36 @@ test('mirror status: port objects carry only the port, and there is no classifie
 })
 
 test('a vf error reply is the process rejecting the command, with its message', () => {
-  for (const message of ['bad value(component name)', 'error occur', 'bad message format', 'bad value(port rxtx)']) {
-    const reply = json(`{ "results": [ { "result": "error", "error_details": { "message": "${message}" } } ] }`)
-    assert.equal(vfCommands.componentStop('a').decode(reply), { ok: false, code: 'COMMAND_REJECTED', message: `command error: ${message}` })
-    assert.equal(vfCommands.status().decode(reply), { ok: false, code: 'COMMAND_REJECTED', message: `command error: ${message}` })
+  for (const message of [
+    'bad value(component name)',
+    'error occur',
+    'bad message format',
+    'bad value(port rxtx)',
+  ]) {
+    const reply = json(
+      `{ "results": [ { "result": "error", "error_details": { "message": "${message}" } } ] }`,
+    )
+    assert.equal(vfCommands.componentStop('a').decode(reply), {
+      ok: false,
+      code: 'COMMAND_REJECTED',
+      message: `command error: ${message}`,
+    })
+    assert.equal(vfCommands.status().decode(reply), {
+      ok: false,
+      code: 'COMMAND_REJECTED',
+      message: `command error: ${message}`,
+    })
   }
 })
 
 test('vf replies without results, or status without info, fail as BAD_REPLY', () => {
-  for (const text of ['{ }', '{ "results": [  ] }', '{ "results": [ { "result": "success" } ] }', '{ "results": "x" }', '{ "a": ']) {
+  for (const text of [
+    '{ }',
+    '{ "results": [  ] }',
+    '{ "results": [ { "result": "success" } ] }',
+    '{ "results": "x" }',
+    '{ "a": ',
+  ]) {
     const decoded = vfCommands.status().decode(json(text))
     assert.is(!decoded.ok && decoded.code, 'BAD_REPLY', text)
   }

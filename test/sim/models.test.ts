@@ -33,7 +33,10 @@ test('nfv: add phy overwrites port slot 0 as the real process does; del stops fo
   nfv.handle('forward')
   nfv.handle('add phy:5')
   nfv.handle('del ring:9')
-  assert.is(cstr(nfv.handle('status').reply), '{"client-id":1,"status":"idling","ports":["udf","phy:1"],"patches":[]}')
+  assert.is(
+    cstr(nfv.handle('status').reply),
+    '{"client-id":1,"status":"idling","ports":["udf","phy:1"],"patches":[]}',
+  )
 })
 
 test('primary status has the exact byte layout of spp_primary', () => {
@@ -47,13 +50,19 @@ test('primary status has the exact byte layout of spp_primary', () => {
 
 test('vf replies have the exact spacing of spp_vf, empty arrays included', () => {
   const vf = new VfModel({ clientId: 1, cores: [2, 3] })
-  assert.is(text(vf.handle('_get_client_id').reply), '{ "results": [ { "result": "success" } ], "client_id": 1, "process_type": "vf" }')
+  assert.is(
+    text(vf.handle('_get_client_id').reply),
+    '{ "results": [ { "result": "success" } ], "client_id": 1, "process_type": "vf" }',
+  )
   assert.is(
     text(vf.handle('status').reply),
     '{ "results": [ { "result": "success" } ], "info": { "client-id": 1, "phy": [ 0, 1 ], "vhost": [  ], "ring": [  ], "core": [ { "core": 2, "type": "unuse" }, { "core": 3, "type": "unuse" } ], "classifier_table": [  ] } }',
   )
   assert.is(text(vf.handle('component stop x').reply), '{ "results": [ { "result": "success" } ] }')
-  assert.is(text(vf.handle('bogus').reply), '{ "results": [ { "result": "error", "error_details": { "message": "bad value(command)" } } ] }')
+  assert.is(
+    text(vf.handle('bogus').reply),
+    '{ "results": [ { "result": "error", "error_details": { "message": "bad value(command)" } } ] }',
+  )
   assert.is(vf.handle('exit').reply, undefined)
 })
 
