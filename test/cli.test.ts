@@ -15,7 +15,7 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
   )
   const sims: Awaited<ReturnType<typeof startSims>> = []
   try {
-    const lines = createInterface({ input: child.stderr! })
+    const lines = createInterface({ input: child.stderr })
     const logs: { msg: string; [key: string]: unknown }[] = []
     const waitFor = (msg: string) =>
       new Promise<Record<string, unknown>>((resolve) => {
@@ -30,7 +30,7 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
         }
         lines.on('line', onLine)
       })
-    lines.on('line', (line) => logs.push(JSON.parse(line)))
+    lines.on('line', (line) => logs.push(JSON.parse(line) as (typeof logs)[number]))
     const { primaryPort, secondaryPort, apiPort } = (await waitFor(
       'controller listening',
     )) as Record<string, number>
@@ -49,7 +49,7 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
     const response = await inFlight
     assert.is(response.status, 200)
     assert.is(((await response.json()) as { 'client-id': number })['client-id'], 1)
-    const [code] = await once(child, 'exit')
+    const [code] = (await once(child, 'exit')) as [number | null]
     assert.is(code, 0)
     const command = logs.find((l) => l.msg === 'command done')
     assert.equal([command?.process, command?.command, command?.outcome], ['nfv 1', 'status', 'ok'])
@@ -68,8 +68,8 @@ test('bad flags exit 2 with the reason and the usage', async () => {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk))
-  const [code] = await once(child, 'exit')
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const [code] = (await once(child, 'exit')) as [number | null]
   assert.is(code, 2)
   assert.match(stderr, /--command-timeout must be an integer/)
   assert.match(stderr, /Usage: spp-ctl/)

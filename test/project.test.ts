@@ -1,24 +1,44 @@
+// The project's own checks, run by npm test so that CI fails on a type error, a lint finding or
+// unformatted code, and also when one of the tools cannot run at all.
 import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 
-const run = promisify(execFile)
+const root = new URL('..', import.meta.url).pathname
 const bin = (name: string) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname
 
-// npm test is what CI runs: type errors and lint findings fail it too.
+type Outcome = { code: number | null; output: string }
+/** Runs a tool of the project; resolves with its exit status and everything it printed. */
+const run = (name: string, args: string[]) =>
+  new Promise<Outcome>((resolve) => {
+    execFile(bin(name), args, { cwd: root, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+      resolve({ code, output: `${stdout}${stderr}` })
+    })
+  })
+
+const passes = async (name: string, args: string[]) => {
+  const { code, output } = await run(name, args)
+  assert.is(code, 0, `${name} ${args.join(' ')} exited ${code}:\n${output}`)
+  return output
+}
+
 test('the project type-checks (npm run check)', async () => {
-  const result = await run(bin('tsc'), ['--noEmit'], {
-    cwd: new URL('..', import.meta.url).pathname,
-  }).catch((error: { stdout: string }) => error)
-  assert.is(result.stdout, '')
+  assert.is(await passes('tsc', ['--noEmit']), '')
 })
 
-test('the linter finds nothing (npm run lint)', async () => {
-  const result = await run(bin('eslint'), ['.'], {
-    cwd: new URL('..', import.meta.url).pathname,
-  }).catch((error: { stdout: string }) => error)
-  assert.is(result.stdout, '')
+test('the type-aware linter finds nothing (eslint .)', async () => {
+  const output = await passes('eslint', ['--max-warnings', '0', '.'])
+  assert.not.match(output, /problem/)
+})
+
+test('every file is formatted (prettier --check .)', async () => {
+  await passes('prettier', ['--check', '.'])
+})
+
+test('a linter that cannot run fails the check', async () => {
+  const { code } = await run('eslint', ['--config', 'no-such-config.js', '.'])
+  assert.is.not(code, 0)
 })
 
 test.run()

@@ -16,8 +16,8 @@ export async function startChild(
     [TSX, new URL(`../../${script}`, import.meta.url).pathname, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   )
-  const lines = createInterface({ input: child[stream]! })
-  const other = stream === 'stdout' ? child.stderr! : child.stdout!
+  const lines = createInterface({ input: child[stream] })
+  const other = stream === 'stdout' ? child.stderr : child.stdout
   other.resume()
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)))

@@ -55,11 +55,11 @@ export async function startControllerProcess(
     stdio: ['ignore', 'inherit', 'pipe'],
   })
   const logLevels = new Map<string, number>()
-  const lines = createInterface({ input: child.stderr! })
+  const lines = createInterface({ input: child.stderr })
   lines.on('line', (line) => {
     let entry: { level?: number }
     try {
-      entry = JSON.parse(line)
+      entry = JSON.parse(line) as { level?: number }
     } catch {
       process.stderr.write(`${line}\n`)
       return

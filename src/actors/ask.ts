@@ -47,7 +47,7 @@ export function ask<T>(
     connection.send({
       type: 'command',
       id,
-      command: command as Command,
+      command,
       queuedAt: performance.now(),
       requestId,
     })

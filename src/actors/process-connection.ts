@@ -103,6 +103,7 @@ const label = ({ kind, clientId }: Pick<Context, 'kind' | 'clientId'>) =>
 
 /** One connected SPP process: identifies it, queues its commands and keeps one in flight. */
 export const processConnection = setup({
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's way to declare types
   types: {} as { input: Input; context: Context; events: Events; emitted: Emitted },
   actors: { socketLink },
   delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
@@ -126,7 +127,8 @@ export const processConnection = setup({
     settle: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
       const { current, view } = context
       if (!current) return
-      const { line, track } = current.command
+      const { line } = current.command
+      const track = current.command.track?.bind(current.command)
       const ms = performance.now() - current.sentAt
       const level = reply.ok ? 'info' : 'warn'
       if (context.log.isLevelEnabled(level)) {

@@ -13,7 +13,7 @@ function describe(issue: v.BaseIssue<unknown>, field?: string): string {
   const shown =
     typeof issue.input === 'string'
       ? preview(issue.input, 64)
-      : preview(JSON.stringify(issue.input) ?? String(issue.input), 64)
+      : preview(JSON.stringify(issue.input) ?? typeof issue.input, 64)
   return `invalid key(${key}): ${shown} (${issue.message})`
 }
 

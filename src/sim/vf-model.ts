@@ -57,12 +57,19 @@ export class VfModel implements SimModel {
   readonly #rings: number
 
   constructor({
-    kind = 'vf' as 'vf' | 'mirror',
+    kind = 'vf',
     clientId = 2,
     phyPorts = 2,
     cores = [2, 3, 4, 5],
     mainCore = 1,
     rings = 8,
+  }: {
+    kind?: 'vf' | 'mirror'
+    clientId?: number
+    phyPorts?: number
+    cores?: number[]
+    mainCore?: number
+    rings?: number
   } = {}) {
     this.kind = kind
     this.clientId = clientId

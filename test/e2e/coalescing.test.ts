@@ -15,7 +15,7 @@ test('64 concurrent status requests cost the process two status commands, and al
       ] as const) {
         // Issued in one tick: the first is sent, the other 63 join one queued status.
         const responses = await Promise.all(
-          Array.from({ length: 64 }, () => h.controller.app.request(path)),
+          Array.from({ length: 64 }, async () => await h.controller.app.request(path)),
         )
         assert.equal([...new Set(responses.map((r) => r.status))], [200])
         assert.equal(commandsOf(h.sim(label)), ['status', 'status'])

@@ -28,7 +28,11 @@ async function openEvents(h: Harness, headers: Record<string, string> = {}) {
           .map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
       )
       if (fields.event)
-        events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data ?? '{}') })
+        events.push({
+          id: fields.id,
+          event: fields.event,
+          data: JSON.parse(fields.data ?? '{}') as Record<string, unknown>,
+        })
     }
   }
   return {

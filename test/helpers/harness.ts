@@ -97,7 +97,7 @@ export async function startHarness(
         status: response.status,
         type: response.headers.get('content-type'),
         text,
-        json: () => JSON.parse(text),
+        json: () => JSON.parse(text) as unknown,
         headers: response.headers,
       }
     },

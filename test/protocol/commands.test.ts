@@ -79,7 +79,7 @@ test('nfv commands track Running/Idle: forward runs, stop and del idle', () => {
   assert.equal(nfv.forward().track!({}, undefined), { status: 'Running' })
   assert.equal(nfv.stop().track!({ status: 'Running' }, undefined), { status: 'Idle' })
   assert.equal(nfv.delPort('ring:0').track!({ status: 'Running' }, undefined), { status: 'Idle' })
-  assert.is(nfv.addPort('ring:0').track, undefined)
+  assert.is(nfv.addPort('ring:0').track?.name, undefined)
 })
 
 test('vf component commands track which components exist on which core', () => {

@@ -87,7 +87,7 @@ test('primary status is returned as the process reports it', () => {
     '{"phy_ports": [{"id": 0, "eth": "56:48:4f:53:54:00", "rx": 10, "tx": 7, "tx_drop": 0}], "ring_ports": [{"id": 0, "rx": 0, "rx_drop": 0, "tx": 0, "tx_drop": 0}]}'
   assert.equal(primaryCommands.status().decode(fixedReply(text)), {
     ok: true,
-    value: JSON.parse(text),
+    value: JSON.parse(text) as unknown,
   })
 })
 
@@ -105,7 +105,7 @@ const VF_REST =
 test('vf status becomes the REST body SPP built: ports phy, vhost, ring; components verbatim', () => {
   assert.equal(vfCommands.status().decode(json(VF_STATUS)), {
     ok: true,
-    value: JSON.parse(VF_REST),
+    value: JSON.parse(VF_REST) as unknown,
   })
 })
 
