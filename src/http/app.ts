@@ -12,6 +12,7 @@ import { mirrorRoutes, vfRoutes } from './component-routes.ts'
 import { notFound, onError } from './errors.ts'
 import { nfvRoutes } from './nfv-routes.ts'
 import { primaryRoutes } from './primary-routes.ts'
+import { topologyRoutes } from './topology-routes.ts'
 
 export type AppOptions = {
   registry: Registry
@@ -62,6 +63,7 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
   app.route('/v1/vfs', vfRoutes(registry))
   app.route('/v1/mirrors', mirrorRoutes(registry))
   app.route('/v1', eventRoutes(hub, events))
+  app.route('/v1', topologyRoutes(registry))
   app.get('/metrics', async (c) =>
     c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }),
   )

@@ -1,0 +1,56 @@
+// The topology document: every connected process's state, read through the coalesced status.
+import { ask } from '../actors/ask.ts'
+import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import { nfvCommands, type NfvInfo } from '../protocol/nfv.ts'
+import { primaryCommands, type PrimaryStatus } from '../protocol/primary.ts'
+import { mirrorCommands, vfCommands, type MirrorInfo, type VfInfo } from '../protocol/vf.ts'
+
+/** A process that could not be read within the command timeout. */
+export type Unreadable = { error: string }
+
+/**
+ * GET /v1/topology: keyed by client id, each value exactly what the process's own GET endpoint
+ * answers (the primary's is its status). A kind with no process is an empty object.
+ */
+export type TopologyDocument = {
+  primary: PrimaryStatus | Unreadable | Record<string, never>
+  nfvs: Record<string, NfvInfo | Unreadable>
+  vfs: Record<string, VfInfo | Unreadable>
+  mirrors: Record<string, MirrorInfo | Unreadable>
+}
+
+const statusOf = (entry: ProcessEntry, requestId?: string): Promise<object> => {
+  const { connection } = entry
+  switch (entry.kind) {
+    case 'primary':
+      return ask(connection, primaryCommands.status(), requestId)
+    case 'nfv':
+      return ask(connection, nfvCommands.status(), requestId)
+    case 'vf':
+      return ask(connection, vfCommands.status(), requestId)
+    case 'mirror':
+      return ask(connection, mirrorCommands.status(), requestId)
+  }
+}
+
+const SECTIONS = { nfv: 'nfvs', vf: 'vfs', mirror: 'mirrors' } as const
+
+/** One `status` per process, all in parallel; a failed read becomes `{"error": ...}`. */
+export async function readTopology(
+  registry: Registry,
+  requestId?: string,
+): Promise<TopologyDocument> {
+  const entries = registry.entries().sort((a, b) => (a.clientId ?? -1) - (b.clientId ?? -1))
+  const states = await Promise.all(
+    entries.map((entry) =>
+      statusOf(entry, requestId).catch((error: Error): Unreadable => ({ error: error.message })),
+    ),
+  )
+  const document: TopologyDocument = { primary: {}, nfvs: {}, vfs: {}, mirrors: {} }
+  entries.forEach((entry, i) => {
+    const state = states[i]!
+    if (entry.kind === 'primary') document.primary = state as TopologyDocument['primary']
+    else (document[SECTIONS[entry.kind]] as Record<string, object>)[String(entry.clientId)] = state
+  })
+  return document
+}
