@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from './controller.ts'
+import type { NfvStatusWords } from './http/present.ts'
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.ts'
 
 const HELP = `Usage: spp-ctl [options]
@@ -16,6 +17,9 @@ Options:
                               and a new connection its handshake (default ${DEFAULTS.commandTimeoutMs})
       --max-reply-bytes N     a longer reply drops the connection (default ${DEFAULTS.maxReplyBytes})
       --max-unidentified N    connections allowed in their handshake at once (default ${DEFAULTS.maxUnidentified})
+      --nfv-status WORDS      nfv status as the spec says it (spec: Running/Idle) or as SPP's
+                              controller passed it on (wire: running/idling) (default spec)
+      --max-queue N           commands allowed to wait for one process; more get 503 (default ${DEFAULTS.maxQueue})
       --max-body-bytes N      larger REST request bodies get 413 (default ${DEFAULTS.maxBodyBytes})
       --http-timeout MS       how long a REST client may take to send a request (default ${DEFAULTS.httpRequestTimeoutMs})
       --event-buffer N        events kept for /v1/events clients that reconnect (default ${DEFAULTS.eventBufferSize})
@@ -43,6 +47,11 @@ function integer(
     : fail(`--${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
 }
 
+const nfvStatusWords = (text: string | undefined): NfvStatusWords =>
+  text === undefined || text === 'spec' || text === 'wire'
+    ? (text ?? 'spec')
+    : fail(`--nfv-status must be spec or wire, got ${JSON.stringify(text)}`)
+
 const parsed = (() => {
   try {
     return parseArgs({
@@ -54,6 +63,8 @@ const parsed = (() => {
         'command-timeout': { type: 'string' },
         'max-reply-bytes': { type: 'string' },
         'max-unidentified': { type: 'string' },
+        'max-queue': { type: 'string' },
+        'nfv-status': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'http-timeout': { type: 'string' },
         'event-buffer': { type: 'string' },
@@ -103,6 +114,8 @@ const controller = await startController({
     1,
     100_000,
   ),
+  maxQueue: integer('max-queue', parsed['max-queue'], DEFAULTS.maxQueue, 1, 100_000),
+  nfvStatus: nfvStatusWords(parsed['nfv-status']),
   maxBodyBytes: integer(
     'max-body-bytes',
     parsed['max-body-bytes'],

@@ -7,9 +7,10 @@ import type { Logger } from 'pino'
 import { listenForProcesses } from './actors/process-listener.ts'
 import { Registry } from './actors/registry.ts'
 import { EventHub } from './events/event-hub.ts'
-import { observeProcesses } from './events/observe-processes.ts'
+import { observeProcesses } from './observe/observe-processes.ts'
 import { createApp } from './http/app.ts'
-import { createMetrics } from './metrics.ts'
+import type { NfvStatusWords } from './http/present.ts'
+import { createMetrics } from './observe/metrics.ts'
 
 export type ControllerOptions = {
   host: string
@@ -19,6 +20,10 @@ export type ControllerOptions = {
   commandTimeoutMs: number
   maxReplyBytes: number
   maxUnidentified: number
+  /** Commands allowed to wait for one process; more are refused with 503. */
+  maxQueue: number
+  /** How nfv status is worded: the spec's Running/Idle, or the process's running/idling. */
+  nfvStatus: NfvStatusWords
   maxBodyBytes: number
   /** How long an HTTP client may take to send its request. */
   httpRequestTimeoutMs: number
@@ -37,6 +42,8 @@ export const DEFAULTS = {
   commandTimeoutMs: 5000,
   maxReplyBytes: 4 * 1024 * 1024,
   maxUnidentified: 256,
+  maxQueue: 64,
+  nfvStatus: 'spec',
   maxBodyBytes: 64 * 1024,
   httpRequestTimeoutMs: 10_000,
   eventBufferSize: 1024,
@@ -52,10 +59,18 @@ export async function startController(options: ControllerOptions) {
   const registry = new Registry()
   const hub = new EventHub(options.eventBufferSize)
   const metrics = createMetrics(registry)
-  observeProcesses(registry, hub, metrics)
+  observeProcesses(registry, hub, metrics, log)
   const processes = await listenForProcesses({ ...options, host, registry })
   const events = { maxPendingPerClient: options.maxPendingEventsPerClient, heartbeatMs: 15_000 }
-  const app = createApp({ registry, log, maxBodyBytes: options.maxBodyBytes, hub, metrics, events })
+  const app = createApp({
+    registry,
+    log,
+    maxBodyBytes: options.maxBodyBytes,
+    hub,
+    metrics,
+    events,
+    nfvStatus: options.nfvStatus,
+  })
   const server = serve({
     fetch: app.fetch,
     hostname: host,
@@ -81,6 +96,8 @@ export async function startController(options: ControllerOptions) {
 
   return {
     registry,
+    /** The REST API's node HTTP server. */
+    server,
     hub,
     app,
     apiPort,

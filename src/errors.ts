@@ -8,6 +8,9 @@ export type ErrorCode =
   | 'PROCESS_UNRESPONSIVE' // not sent: the process had not answered an earlier command
   | 'CONNECTION_CLOSED'
   | 'BAD_REPLY' // the process answered with bytes we cannot decode
+  | 'QUEUE_FULL' // not queued: too many commands already wait for this process
+  | 'PROCESS_UNAVAILABLE' // not sent: the process disconnected and did not come back in time
+  | 'INTERNAL' // a fault of the controller itself
 
 /** An expected failure, carrying a code and a message fit to show a user. */
 export class ControllerError extends Error {

@@ -1,55 +1,50 @@
+// Asking a process: queue one command on its connection and wait for the decoded reply.
 import { ControllerError } from '../errors.ts'
-import type { Result } from '../protocol/result.ts'
 import { isSafeLine } from '../protocol/line.ts'
-import type { Command } from '../protocol/types.ts'
+import { nfvCommands } from '../protocol/nfv.ts'
+import { primaryCommands } from '../protocol/primary.ts'
+import type { Command, ProcessKind } from '../protocol/types.ts'
+import { mirrorCommands, vfCommands } from '../protocol/vf.ts'
+import { createJob, type JobOptions } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
-
-type Waiter = (reply: Result<unknown>) => void
-let lastId = 0
-/** One `settled` listener per connection, handing each reply to its waiter by id. */
-const waiters = new WeakMap<ProcessConnection, Map<number, Waiter>>()
-
-function waitersOf(connection: ProcessConnection): Map<number, Waiter> {
-  let pending = waiters.get(connection)
-  if (!pending) {
-    const map = new Map<number, Waiter>()
-    connection.on('settled', ({ id, reply }) => {
-      const waiter = map.get(id)
-      map.delete(id)
-      waiter?.(reply)
-    })
-    waiters.set(connection, (pending = map))
-  }
-  return pending
-}
 
 /**
  * Queues one command; settles with its decoded reply, or fails with the reason it got none.
- * `requestId` names the HTTP request in the command's log line.
+ * `requestId` names the HTTP request in the command's log line; `signal` aborts when the client
+ * gives up, which takes a command not yet written out of the queue.
  */
 export function ask<T>(
   connection: ProcessConnection,
   command: Command<T>,
-  requestId?: string,
+  options?: JobOptions,
 ): Promise<T> {
-  if (!isSafeLine(command.line))
+  if (!isSafeLine(command.line)) {
     return Promise.reject(
       new ControllerError('INVALID_REQUEST', 'refusing to send a malformed command'),
     )
+  }
   if (connection.getSnapshot().status !== 'active') {
     return Promise.reject(new ControllerError('CONNECTION_CLOSED', 'the process has disconnected'))
   }
-  const id = ++lastId
-  return new Promise<T>((resolve, reject) => {
-    waitersOf(connection).set(id, (reply) =>
-      reply.ok ? resolve(reply.value as T) : reject(new ControllerError(reply.code, reply.message)),
-    )
-    connection.send({
-      type: 'command',
-      id,
-      command,
-      queuedAt: performance.now(),
-      requestId,
-    })
-  })
+  const { job, promise } = createJob(command, options)
+  connection.send({ type: 'command', job })
+  return promise
+}
+
+/** A process's status, whatever its kind: the body its own GET endpoint answers. */
+export function askStatus(
+  connection: ProcessConnection,
+  kind: ProcessKind,
+  options?: JobOptions,
+): Promise<object> {
+  switch (kind) {
+    case 'primary':
+      return ask(connection, primaryCommands.status(), options)
+    case 'nfv':
+      return ask(connection, nfvCommands.status(), options)
+    case 'vf':
+      return ask(connection, vfCommands.status(), options)
+    case 'mirror':
+      return ask(connection, mirrorCommands.status(), options)
+  }
 }

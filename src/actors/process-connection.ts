@@ -1,68 +1,17 @@
+// One connected SPP process as an xstate actor: identifies it, queues its commands, one in flight.
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
-import {
-  assign,
-  enqueueActions,
-  fromCallback,
-  raise,
-  sendTo,
-  setup,
-  type ActorRefFrom,
-} from 'xstate'
+import { assign, enqueueActions, raise, sendTo, setup, type ActorRefFrom } from 'xstate'
+import type { ErrorCode } from '../errors.ts'
 import { HANDSHAKES, type Identity } from '../protocol/client-id.ts'
-import { frameReader, type Framing } from '../protocol/frames.ts'
+import type { Effect } from '../protocol/effects.ts'
 import { fail, type Result } from '../protocol/result.ts'
-import type { Command, ProcessKind, ProcessView } from '../protocol/types.ts'
-
-export type LinkInput = { socket: Socket; framing: Framing; maxReplyBytes: number }
-export type LinkEvent =
-  { type: 'link.frame'; frame: Buffer } | { type: 'link.closed'; reason: string }
-
-/** Owns the socket: writes each line it is sent, sends back one event per complete reply. */
-export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(
-  ({ input, sendBack, receive }) => {
-    const { socket } = input
-    const frames = frameReader(input.framing, input.maxReplyBytes)
-    let failure: string | undefined
-    socket.on('data', (chunk: Buffer) => {
-      const read = frames.push(chunk)
-      if (!read.ok) {
-        failure = `protocol error: ${read.message}`
-        socket.destroy()
-        return
-      }
-      for (const frame of read.value) sendBack({ type: 'link.frame', frame })
-    })
-    socket.on('error', (error) => (failure ??= `socket error: ${error.message}`)) // 'close' follows
-    socket.on('close', () =>
-      sendBack({ type: 'link.closed', reason: failure ?? 'the process closed the connection' }),
-    )
-    receive((event) => socket.write(event.line))
-    return () => socket.destroy()
-  },
-)
-
-/** A queued command; `requestId` names the HTTP request it serves, in the logs. */
-export type Job = { id: number; command: Command; queuedAt: number; requestId?: string }
-/** A job in the queue, with the requests that joined it and share its reply. */
-type QueuedJob = Job & { joined: number[] }
-
-/**
- * Queues a job. A coalescing read joins the same read at the tail of the queue instead: it would
- * run at the same point, so it sees every change that finished before it, and costs no command.
- */
-export function enqueue(queue: QueuedJob[], job: Job): QueuedJob[] {
-  const last = queue.at(-1)
-  if (
-    last &&
-    job.command.coalesce &&
-    last.command.coalesce &&
-    last.command.line === job.command.line
-  ) {
-    return [...queue.slice(0, -1), { ...last, joined: [...last.joined, job.id] }]
-  }
-  return [...queue, { ...job, joined: [] }]
-}
+import type { ProcessKind } from '../protocol/types.ts'
+import { hazardOf } from '../state/hazards.ts'
+import { emptyView, nextView, type ProcessView } from '../state/process-view.ts'
+import { CommandQueue } from './command-queue.ts'
+import { answer, refuse, type Job } from './job.ts'
+import { socketLink, type LinkEvent } from './socket-link.ts'
 
 export type Input = {
   socket: Socket
@@ -70,96 +19,123 @@ export type Input = {
   role: 'primary' | 'secondary'
   replyTimeoutMs: number
   maxReplyBytes: number
+  /** Commands allowed to wait (a request joining a queued read takes no place). */
+  maxQueue: number
   log: Logger
 }
 type Context = Input & {
-  queue: QueuedJob[]
-  current?: QueuedJob & { sentAt: number }
+  queue: CommandQueue // mutated in place: copying it on every command cost O(n) per event
+  current?: { job: Job; sentAt: number }
   kind?: ProcessKind
   clientId?: number
-  view: ProcessView
+  view?: ProcessView
   closeReason?: string
 }
 type Events =
-  | ({ type: 'command' } & Job)
+  | { type: 'command'; job: Job }
   | LinkEvent
   | { type: 'handshake'; result: Result<Identity> }
   | { type: 'close'; reason: string }
+/** A command's outcome, for the logs, the event stream and the metrics. */
+export type CommandDone = {
+  type: 'commandDone'
+  line: string
+  metric: string
+  reply: Result<Effect>
+  before: ProcessView
+  after: ProcessView
+  ms: number
+}
 type Emitted =
   | { type: 'identified'; kind: ProcessKind; clientId?: number }
-  | { type: 'settled'; id: number; reply: Result<unknown> }
-  | {
-      type: 'commandDone'
-      line: string
-      reply: Result<unknown>
-      before: ProcessView
-      after: ProcessView
-      ms: number
-    }
+  | CommandDone
+  /** Commands that were never written when the connection closed: they may wait for the process. */
+  | { type: 'unsent'; jobs: Job[] }
 
-const timedOut = (ms: number) => fail(`no reply within ${ms} ms`, 'REPLY_TIMEOUT')
-const label = ({ kind, clientId }: Pick<Context, 'kind' | 'clientId'>) =>
+const label = ({ kind, clientId }: { kind?: ProcessKind; clientId?: number }) =>
   kind === undefined ? 'unidentified' : clientId === undefined ? kind : `${kind} ${clientId}`
+const closedMessage = (context: Context) =>
+  `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
 
 /** One connected SPP process: identifies it, queues its commands and keeps one in flight. */
 export const processConnection = setup({
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's way to declare types
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's typing idiom
   types: {} as { input: Input; context: Context; events: Events; emitted: Emitted },
   actors: { socketLink },
   delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
   guards: {
     hasQueue: ({ context }) => context.queue.length > 0,
-    currentCloses: ({ context }) => context.current?.command.closes === true,
+    nothingSent: ({ context }) => context.current === undefined,
+    currentCloses: ({ context }) => context.current?.job.closes === true,
   },
   actions: {
-    sendNext: enqueueActions(
-      ({
-        context: {
-          queue: [job, ...rest],
-        },
-        enqueue,
-      }) => {
-        if (!job) return
-        enqueue.assign({ current: { ...job, sentAt: performance.now() }, queue: rest })
-        enqueue.sendTo('link', { type: 'write', line: job.command.line })
-      },
-    ),
-    settle: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
-      const { current, view } = context
-      if (!current) return
-      const { line } = current.command
-      const track = current.command.track?.bind(current.command)
-      const ms = performance.now() - current.sentAt
-      const level = reply.ok ? 'info' : 'warn'
-      if (context.log.isLevelEnabled(level)) {
-        const outcome = reply.ok ? 'ok' : reply.code
-        const fields = {
-          req: current.requestId,
-          process: label(context),
-          command: line,
-          outcome,
-          ms: Math.round(performance.now() - current.queuedAt),
-          joined: current.joined.length,
+    queue: ({ context: { queue, maxQueue, kind, clientId } }, job: Job) => {
+      if (queue.joins(job) || queue.length < maxQueue) return queue.push(job)
+      const process = label({ kind, clientId })
+      refuse(job, `${process} has ${maxQueue} commands waiting: try again later`, 'QUEUE_FULL')
+    },
+    /** Writes the next command someone still waits for, refusing any that would hang the process. */
+    sendNext: enqueueActions(({ context, enqueue }) => {
+      for (let job = context.queue.shift(); job; job = context.queue.shift()) {
+        const hazard = context.view && job.change && hazardOf(context.view, job.change)
+        if (hazard) {
+          refuse(job, hazard, 'INVALID_REQUEST')
+          continue
         }
-        context.log[level](fields, reply.ok ? 'command done' : `command failed: ${reply.message}`)
+        enqueue.assign({ current: { job, sentAt: performance.now() } })
+        enqueue.sendTo('link', { type: 'write', line: job.line })
+        return
       }
-      const after = reply.ok && track ? track(view, reply.value) : view
-      if (after !== view) enqueue.assign({ view: after })
-      enqueue.emit({ type: 'commandDone', line, reply, before: view, after, ms })
-      for (const id of [current.id, ...current.joined]) enqueue.emit({ type: 'settled', id, reply })
-      enqueue.assign({ current: undefined })
+    }),
+    settle: enqueueActions(({ context, enqueue }, reply: Result<Buffer>) => {
+      const { current, view, log } = context
+      if (!current || !view) return
+      const { job, sentAt } = current
+      const result = answer(job, reply)
+      let after = view
+      if (result.ok) {
+        const next = nextView(view, result.value, Date.now())
+        if (next.ok) after = next.value
+        else log.error({ process: label(context), command: job.line }, next.message)
+      }
+      const level = result.ok ? 'info' : 'warn'
+      if (log.isLevelEnabled(level)) {
+        const ms = Math.round(performance.now() - job.queuedAt)
+        const outcome = result.ok ? 'ok' : result.code
+        const fields = {
+          req: job.requestId,
+          process: label(context),
+          command: job.line,
+          outcome,
+          ms,
+          joined: job.waiters.length - 1,
+        }
+        log[level](fields, result.ok ? 'command done' : `command failed: ${result.message}`)
+      }
+      enqueue.assign({ current: undefined, view: after })
+      const ms = performance.now() - sentAt
+      const { line, metric } = job
+      enqueue.emit({ type: 'commandDone', line, metric, reply: result, before: view, after, ms })
     }),
     /** Fails every queued command without sending it. */
-    failQueue: enqueueActions(({ context, enqueue }, reply: Result<unknown>) => {
-      for (const { id, joined } of context.queue)
-        for (const each of [id, ...joined]) enqueue.emit({ type: 'settled', id: each, reply })
-      enqueue.assign({ queue: [] })
+    failQueue: ({ context }, reply: { code: ErrorCode; message: string }) => {
+      for (const job of context.queue.drain()) refuse(job, reply.message, reply.code)
+    },
+    /** Hands the commands never written to whoever can send them on the process's next connection. */
+    handOver: enqueueActions(({ context, enqueue }) => {
+      const jobs = context.queue.drain()
+      if (jobs.length === 0) return
+      if (context.kind === undefined) {
+        for (const job of jobs) refuse(job, closedMessage(context), 'CONNECTION_CLOSED')
+      } else {
+        enqueue.emit({ type: 'unsent', jobs })
+      }
     }),
     setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
   },
 }).createMachine({
   id: 'processConnection',
-  context: ({ input }) => ({ ...input, queue: [], view: {} }),
+  context: ({ input }) => ({ ...input, queue: new CommandQueue() }),
   invoke: {
     id: 'link',
     src: 'socketLink',
@@ -170,11 +146,7 @@ export const processConnection = setup({
     }),
   },
   on: {
-    command: {
-      actions: assign({
-        queue: ({ context, event: { type: _, ...job } }) => enqueue(context.queue, job),
-      }),
-    },
+    command: { actions: { type: 'queue', params: ({ event }) => event.job } },
     'link.closed': {
       target: '.closed',
       actions: { type: 'setCloseReason', params: ({ event }) => event.reason },
@@ -204,7 +176,8 @@ export const processConnection = setup({
             target: 'idle',
             actions: enqueueActions(({ event: { result }, enqueue }) => {
               if (!result.ok) return
-              enqueue.assign({ kind: result.value.kind, clientId: result.value.clientId })
+              const { kind, clientId } = result.value
+              enqueue.assign({ kind, clientId, view: emptyView(kind) })
               enqueue.emit({ type: 'identified', ...result.value })
             }),
           },
@@ -239,25 +212,20 @@ export const processConnection = setup({
     },
     awaitingReply: {
       entry: 'sendNext',
+      always: { guard: 'nothingSent', target: 'idle' }, // every queued client had gone
       on: {
         'link.frame': [
           {
             guard: 'currentCloses',
             target: 'closed',
             actions: [
-              {
-                type: 'settle',
-                params: ({ context, event }) => context.current!.command.decode(event.frame),
-              },
+              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
               { type: 'setCloseReason', params: 'exited on request' },
             ],
           },
           {
             target: 'idle',
-            actions: {
-              type: 'settle',
-              params: ({ context, event }) => context.current!.command.decode(event.frame),
-            },
+            actions: { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
           },
         ],
       },
@@ -265,21 +233,25 @@ export const processConnection = setup({
         replyTimeout: {
           target: 'discardingLateReply',
           actions: [
-            { type: 'settle', params: ({ context }) => timedOut(context.replyTimeoutMs) },
+            {
+              type: 'settle',
+              params: ({ context }) =>
+                fail(`no reply within ${context.replyTimeoutMs} ms`, 'REPLY_TIMEOUT'),
+            },
             {
               type: 'failQueue',
-              params: ({ context }) =>
-                fail(
-                  `not sent: ${label(context)} did not answer the command before it`,
-                  'PROCESS_UNRESPONSIVE',
-                ),
+              params: ({ context }) => ({
+                code: 'PROCESS_UNRESPONSIVE' as const,
+                message: `not sent: ${label(context)} did not answer the command before it`,
+              }),
             },
           ],
         },
       },
     },
     // The late reply must still be read, or it would be taken as the answer to the next command.
-    // If it never comes the process is hung or lost a reply: drop it, so it reconnects on a clean channel.
+    // If it never comes the process is hung or lost a reply: drop it, so it reconnects on a clean
+    // channel; what was queued meanwhile waits for it (handOver).
     discardingLateReply: {
       on: {
         'link.frame': {
@@ -302,17 +274,11 @@ export const processConnection = setup({
           type: 'settle',
           params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED'),
         },
-        {
-          type: 'failQueue',
-          params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED'),
-        },
+        'handOver',
       ],
     },
   },
 })
-
-const closedMessage = (context: Context) =>
-  `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
 
 export type ProcessConnection = ActorRefFrom<typeof processConnection>
 export { label as processLabel }

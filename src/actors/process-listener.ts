@@ -1,7 +1,9 @@
+// The two process ports: every connection becomes one actor, served once identified.
 import { once } from 'node:events'
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { createActor } from 'xstate'
+import { refuse } from './job.ts'
 import { processConnection, processLabel, type ProcessConnection } from './process-connection.ts'
 import type { Registry } from './registry.ts'
 
@@ -15,6 +17,8 @@ export type ProcessListenerOptions = {
   maxReplyBytes: number
   /** At most this many connections in their handshake: a new one beyond it evicts the oldest. */
   maxUnidentified: number
+  /** Commands allowed to wait for one process; more are refused with 503. */
+  maxQueue: number
   registry: Registry
   log: Logger
 }
@@ -26,6 +30,12 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
   // In arrival order. A real process answers its handshake in milliseconds (nfv) or about a second
   // (vf, mirror), so when silent peers fill the cap the oldest is the one to let go.
   const handshaking = new Set<ProcessConnection>()
+
+  registry.on('conflict', (served, claimant) => {
+    const process = processLabel(served)
+    const peers = { served: served.peer, claimant: claimant.peer }
+    log.warn({ process, ...peers }, `${process} claimed by a second live connection: it waits`)
+  })
 
   const accept = (role: 'primary' | 'secondary') => (socket: Socket) => {
     const peer = `${socket.remoteAddress}:${socket.remotePort}`
@@ -45,25 +55,61 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
         role,
         replyTimeoutMs: options.commandTimeoutMs,
         maxReplyBytes: options.maxReplyBytes,
+        maxQueue: options.maxQueue,
         log,
       },
     })
-    connection.on('identified', ({ kind, clientId }) => {
+    const forget = () => {
       handshaking.delete(connection)
-      const process = processLabel({ kind, clientId })
-      log.info({ process, peer }, 'process identified')
-      registry.register({ kind, clientId, connection })
-    })
+      live.delete(connection)
+      registry.unregister(connection)
+    }
+    // A throw in a listener is reported by xstate on a timer, which would end the controller.
+    const guarded =
+      <E>(handler: (event: E) => void) =>
+      (event: E) => {
+        try {
+          handler(event)
+        } catch (error) {
+          log.error({ err: error, peer }, 'internal error while handling a process event')
+          connection.send({ type: 'close', reason: 'internal error in the controller' })
+        }
+      }
+    connection.on(
+      'identified',
+      guarded(({ kind, clientId }) => {
+        handshaking.delete(connection)
+        log.info({ process: processLabel({ kind, clientId }), peer }, 'process identified')
+        registry.claim({ kind, clientId, connection, peer })
+      }),
+    )
+    connection.on(
+      'unsent',
+      guarded(({ jobs }) => {
+        const { kind, clientId } = connection.getSnapshot().context
+        if (kind) registry.hold({ kind, clientId }, jobs, options.commandTimeoutMs)
+      }),
+    )
     connection.subscribe({
       complete: () => {
-        handshaking.delete(connection)
-        live.delete(connection)
-        registry.unregister(connection)
+        forget()
         const { kind, clientId, closeReason } = connection.getSnapshot().context
         log.info(
           { process: processLabel({ kind, clientId }), peer, reason: closeReason },
           'process disconnected',
         )
+      },
+      // An exception inside the actor: this connection ends, every other goes on.
+      error: (error) => {
+        forget()
+        socket.destroy()
+        const { kind, clientId, current, queue } = connection.getSnapshot().context
+        const process = processLabel({ kind, clientId })
+        log.error({ err: error, process, peer }, 'internal error: connection dropped')
+        const message = `connection to ${process} dropped: internal error in the controller`
+        for (const job of [...(current ? [current.job] : []), ...queue.drain()]) {
+          refuse(job, message, 'INTERNAL')
+        }
       },
     })
     live.add(connection)
@@ -96,9 +142,10 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
     close(disconnect: boolean) {
       primaryServer.close()
       secondaryServer.close()
-      if (disconnect)
-        for (const connection of live)
-          connection.send({ type: 'close', reason: 'controller shutting down' })
+      if (!disconnect) return
+      registry.close()
+      for (const connection of live)
+        connection.send({ type: 'close', reason: 'controller shutting down' })
     },
   }
 }

@@ -21,7 +21,13 @@ export class EventHub {
     const event = { id: ++this.#lastId, type, data }
     this.#buffer.push(event)
     if (this.#buffer.length > this.capacity) this.#buffer.shift()
-    for (const subscriber of this.#subscribers) subscriber.push(event)
+    for (const subscriber of this.#subscribers) {
+      try {
+        subscriber.push(event)
+      } catch {
+        this.#subscribers.delete(subscriber) // a faulty subscriber loses its stream, nobody else
+      }
+    }
   }
 
   /** The buffered events after `lastId`; `complete` is false when some were already let go. */

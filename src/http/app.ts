@@ -5,13 +5,15 @@ import { routePath } from 'hono/route'
 import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../events/event-hub.ts'
-import type { Metrics } from '../metrics.ts'
+import type { Metrics } from '../observe/metrics.ts'
 import { eventRoutes, type EventStreamOptions } from './event-routes.ts'
 import { CLIENT_ID_PATTERN } from './schemas.ts'
 import { mirrorRoutes, vfRoutes } from './component-routes.ts'
 import { notFound, onError } from './errors.ts'
 import { nfvRoutes } from './nfv-routes.ts'
+import { presentNfv, presentTopology, type NfvStatusWords } from './present.ts'
 import { primaryRoutes } from './primary-routes.ts'
+import { processesOf } from './processes.ts'
 import { topologyRoutes } from './topology-routes.ts'
 
 export type AppOptions = {
@@ -21,10 +23,14 @@ export type AppOptions = {
   hub: EventHub
   metrics: Metrics
   events: EventStreamOptions
+  /** How nfv status is worded (default `spec`). */
+  nfvStatus?: NfvStatusWords
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
-export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }: AppOptions) {
+export function createApp(options: AppOptions) {
+  const { registry, log, maxBodyBytes, hub, metrics, events, nfvStatus = 'spec' } = options
+  const processes = processesOf(registry)
   const app = new Hono<{ Variables: RequestIdVariables }>()
   // One middleware for what every request needs: its id, its log line, its metrics.
   const requestIds = requestIdSource()
@@ -58,12 +64,12 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
         c.text('Method not allowed.', 405, { Allow: methods.join(',') }),
     }),
   )
-  app.route('/v1', primaryRoutes(registry))
-  app.route('/v1/nfvs', nfvRoutes(registry))
-  app.route('/v1/vfs', vfRoutes(registry))
-  app.route('/v1/mirrors', mirrorRoutes(registry))
+  app.route('/v1', primaryRoutes(registry, processes))
+  app.route('/v1/nfvs', nfvRoutes(processes, presentNfv(nfvStatus)))
+  app.route('/v1/vfs', vfRoutes(processes))
+  app.route('/v1/mirrors', mirrorRoutes(processes))
   app.route('/v1', eventRoutes(hub, events))
-  app.route('/v1', topologyRoutes(registry))
+  app.route('/v1', topologyRoutes(registry, presentTopology(nfvStatus)))
   app.get('/metrics', async (c) =>
     c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }),
   )

@@ -1,84 +1,90 @@
+// /v1/vfs and /v1/mirrors: status, components and their ports, the vf's classifier table.
 import { Hono, type Context } from 'hono'
-import type { Registry } from '../actors/registry.ts'
 import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/vf.ts'
+import { workerCores } from '../state/hazards.ts'
+import { json, noContent } from './json.ts'
+import type { Processes, Target } from './processes.ts'
 import {
   ClassifierBody,
-  CLIENT_ID_SEGMENT,
+  CLIENT_ID_SEGMENT as ID,
   ComponentName,
   MirrorComponentBody,
   MirrorPortsBody,
   VfComponentBody,
   VfPortsBody,
 } from './schemas.ts'
-import { json } from './json.ts'
-import { secondarySender } from './sender.ts'
 import { check, readJson } from './validate.ts'
 
-const ID = CLIENT_ID_SEGMENT
+type Schemas = {
+  component: typeof VfComponentBody
+  ports: typeof VfPortsBody | typeof MirrorPortsBody
+}
+
+const nameOf = (c: Context) => check(ComponentName, c.req.param('name'), 'name')
 
 /** The endpoints vf and mirror share: status, components and their ports. */
-function componentRoutes(
-  registry: Registry,
+function componentRoutes<Info extends object>(
+  processes: Processes,
   kind: 'vf' | 'mirror',
-  commands: ComponentCommands,
-  schemas: {
-    component: typeof VfComponentBody
-    ports: typeof VfPortsBody | typeof MirrorPortsBody
-  },
+  commands: ComponentCommands<Info>,
+  schemas: Schemas,
 ) {
-  const processOf = secondarySender(registry, kind)
-  const name = (c: Context) => check(ComponentName, c.req.param('name'), 'name')
+  // A component start is checked against the process's worker lcores (the main lcore would hang
+  // it); when they are not known yet, they are read first.
+  const knowCores = async (c: Context, target: Target) => {
+    const view = processes.view(target)
+    if (!view || !workerCores(view)) await processes.ask(c, target, commands.status())
+  }
   return new Hono()
-    .get(ID, async (c) => json(c, await processOf(c)(commands.status())))
+    .get(ID, async (c) =>
+      json(c, await processes.ask(c, processes.secondary(c, kind), commands.status())),
+    )
     .post(`${ID}/components`, async (c) => {
-      const send = processOf(c)
+      const target = processes.secondary(c, kind)
       const { name, core, type } = await readJson(c, schemas.component)
-      await send(commands.componentStart(name, core, type))
-      return c.body(null, 204)
+      await knowCores(c, target)
+      await processes.ask(c, target, commands.componentStart(name, core, type))
+      return noContent(c)
     })
     .delete(`${ID}/components/:name`, async (c) => {
-      const send = processOf(c)
-      await send(commands.componentStop(name(c)))
-      return c.body(null, 204)
+      const target = processes.secondary(c, kind)
+      await processes.ask(c, target, commands.componentStop(nameOf(c)))
+      return noContent(c)
     })
     .put(`${ID}/components/:name/ports`, async (c) => {
-      const send = processOf(c)
-      const component = name(c)
+      const target = processes.secondary(c, kind)
+      const name = nameOf(c)
       const body = await readJson(c, schemas.ports)
       const vlan = 'vlan' in body ? (body.vlan ?? undefined) : undefined
-      await send(
+      const command =
         body.action === 'attach'
-          ? commands.portAdd(body.port, body.dir, component, vlan)
-          : commands.portDel(body.port, body.dir, component),
-      )
-      return c.body(null, 204)
+          ? commands.portAdd(body.port, body.dir, name, vlan)
+          : commands.portDel(body.port, body.dir, name)
+      await processes.ask(c, target, command)
+      return noContent(c)
     })
 }
 
 /** /v1/vfs/{client_id}: components, ports with vlan, classifier table. */
-export const vfRoutes = (registry: Registry) => {
-  const vfOf = secondarySender(registry, 'vf')
-  return componentRoutes(registry, 'vf', vfCommands, {
+export const vfRoutes = (processes: Processes) =>
+  componentRoutes(processes, 'vf', vfCommands, {
     component: VfComponentBody,
     ports: VfPortsBody,
   }).put(`${ID}/classifier_table`, async (c) => {
-    const send = vfOf(c)
+    const target = processes.secondary(c, 'vf')
     const body = await readJson(c, ClassifierBody)
-    await send(
-      vfCommands.classifierTable(
-        body.action,
-        body.mac_address,
-        body.port,
-        body.type === 'vlan' ? body.vlan : undefined,
-      ),
+    const vlan = body.type === 'vlan' ? body.vlan : undefined
+    await processes.ask(
+      c,
+      target,
+      vfCommands.classifierTable(body.action, body.mac_address, body.port, vlan),
     )
-    return c.body(null, 204)
+    return noContent(c)
   })
-}
 
 /** /v1/mirrors/{client_id}: components and their ports. */
-export const mirrorRoutes = (registry: Registry) =>
-  componentRoutes(registry, 'mirror', mirrorCommands, {
+export const mirrorRoutes = (processes: Processes) =>
+  componentRoutes(processes, 'mirror', mirrorCommands, {
     component: MirrorComponentBody,
     ports: MirrorPortsBody,
   })

@@ -13,13 +13,19 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   PROCESS_UNRESPONSIVE: 500,
   CONNECTION_CLOSED: 500,
   BAD_REPLY: 500,
+  INTERNAL: 500,
+  QUEUE_FULL: 503,
+  PROCESS_UNAVAILABLE: 503,
 }
 
 /** Answers every error as text/plain; unexpected ones are logged and never shown. */
 export const onError =
   (logError: (err: Error) => void): ErrorHandler =>
   (err, c) => {
-    if (err instanceof ControllerError) return c.text(err.message, STATUS[err.code])
+    if (err instanceof ControllerError) {
+      const retry = err.code === 'QUEUE_FULL' ? { 'Retry-After': '1' } : undefined
+      return c.text(err.message, STATUS[err.code], retry)
+    }
     logError(err)
     return c.text('internal error in the controller', 500)
   }

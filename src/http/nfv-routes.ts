@@ -1,42 +1,41 @@
+// /v1/nfvs/{client_id}: status, forwarding, ports, patches, exit.
 import { Hono } from 'hono'
-import type { Registry } from '../actors/registry.ts'
-import { nfvCommands as nfv } from '../protocol/nfv.ts'
-import { CLIENT_ID_SEGMENT, ForwardBody, NfvPortsBody, PatchBody } from './schemas.ts'
-import { json } from './json.ts'
-import { secondarySender } from './sender.ts'
+import { nfvCommands as nfv, type NfvInfo } from '../protocol/nfv.ts'
+import { json, noContent } from './json.ts'
+import type { Processes } from './processes.ts'
+import { CLIENT_ID_SEGMENT as ID, ForwardBody, NfvPortsBody, PatchBody } from './schemas.ts'
 import { readJson } from './validate.ts'
 
-const ID = CLIENT_ID_SEGMENT
-
-/** /v1/nfvs/{client_id}: status, forwarding, ports, patches, exit. */
-export const nfvRoutes = (registry: Registry) => {
-  const nfvOf = secondarySender(registry, 'nfv')
-  return new Hono()
-    .get(ID, async (c) => json(c, await nfvOf(c)(nfv.status())))
+/** The nfv endpoints; `present` words the status as the controller is configured to. */
+export const nfvRoutes = (processes: Processes, present: (info: NfvInfo) => object) =>
+  new Hono()
+    .get(ID, async (c) => {
+      const target = processes.secondary(c, 'nfv')
+      return json(c, present(await processes.ask(c, target, nfv.status())))
+    })
     .put(`${ID}/forward`, async (c) => {
-      const send = nfvOf(c)
+      const target = processes.secondary(c, 'nfv')
       const { action } = await readJson(c, ForwardBody)
-      await send(action === 'start' ? nfv.forward() : nfv.stop())
-      return c.body(null, 204)
+      await processes.ask(c, target, action === 'start' ? nfv.forward() : nfv.stop())
+      return noContent(c)
     })
     .put(`${ID}/ports`, async (c) => {
-      const send = nfvOf(c)
+      const target = processes.secondary(c, 'nfv')
       const { action, port } = await readJson(c, NfvPortsBody)
-      await send(action === 'add' ? nfv.addPort(port) : nfv.delPort(port))
-      return c.body(null, 204)
+      await processes.ask(c, target, action === 'add' ? nfv.addPort(port) : nfv.delPort(port))
+      return noContent(c)
     })
     .put(`${ID}/patches`, async (c) => {
-      const send = nfvOf(c)
+      const target = processes.secondary(c, 'nfv')
       const { src, dst } = await readJson(c, PatchBody)
-      await send(nfv.patch(src, dst))
-      return c.body(null, 204)
+      await processes.ask(c, target, nfv.patch(src, dst))
+      return noContent(c)
     })
     .delete(`${ID}/patches`, async (c) => {
-      await nfvOf(c)(nfv.patchReset())
-      return c.body(null, 204)
+      await processes.ask(c, processes.secondary(c, 'nfv'), nfv.patchReset())
+      return noContent(c)
     })
     .delete(ID, async (c) => {
-      await nfvOf(c)(nfv.exit())
-      return c.body(null, 204)
+      await processes.ask(c, processes.secondary(c, 'nfv'), nfv.exit())
+      return noContent(c)
     })
-}

@@ -1,6 +1,9 @@
+// The nfv (and vm) commands, and its status reply in the spec's words.
 import * as v from 'valibot'
-import { anyReply, decodeJsonText } from './replies.ts'
-import type { Command, NfvStatus, ProcessView } from './types.ts'
+import type { Change } from './effects.ts'
+import { anyReply, decodeJsonText, once } from './replies.ts'
+import { ok, type Result } from './result.ts'
+import type { Command, NfvStatus } from './types.ts'
 
 const NfvStatusReply = v.object({
   'client-id': v.pipe(v.number(), v.integer()),
@@ -17,52 +20,42 @@ export type NfvInfo = {
   patches: { src: string; dst: string }[]
 }
 
-const WIRE_STATUS = { running: 'Running', idling: 'Idle' } as const
+/** The spec's words for the wire's, and back (`--nfv-status wire` answers in the wire's). */
+export const SPEC_STATUS = { running: 'Running', idling: 'Idle' } as const
+export const WIRE_STATUS = { Running: 'running', Idle: 'idling' } as const
 
-const decodeStatus = (frame: Buffer) => {
+const decodeStatus = once((frame: Buffer): Result<NfvInfo> => {
   const reply = decodeJsonText(frame, NfvStatusReply, 'nfv status')
   if (!reply.ok) return reply
-  const { status, ...rest } = reply.value
-  return {
-    ok: true as const,
-    value: {
-      'client-id': rest['client-id'],
-      status: WIRE_STATUS[status],
-      ports: rest.ports,
-      patches: rest.patches,
-    },
-  }
-}
+  const { ports, patches, status } = reply.value
+  return ok({ 'client-id': reply.value['client-id'], status: SPEC_STATUS[status], ports, patches })
+})
 
-const setStatus =
-  (status: NfvStatus) =>
-  (view: ProcessView): ProcessView => ({ ...view, status })
+// primary and nfv echo every command but status: the echo carries no outcome.
+const change = (line: string, metric: string, effect: Change, closes = false): Command => ({
+  read: false,
+  line,
+  decode: anyReply,
+  metric,
+  effect,
+  closes,
+})
 
 /** The nfv (and vm) commands. Port ids are already checked; each stays one token with its colon. */
 export const nfvCommands = {
   status: (): Command<NfvInfo> => ({
+    read: true,
     line: 'status',
-    coalesce: true,
     decode: decodeStatus,
-    track: (view, info) => ({ ...view, status: info.status }),
+    metric: 'status',
+    observe: (info) => ({ kind: 'nfv.read', info }),
   }),
-  forward: (): Command<undefined> => ({
-    line: 'forward',
-    decode: anyReply,
-    track: setStatus('Running'),
-  }),
-  stop: (): Command<undefined> => ({ line: 'stop', decode: anyReply, track: setStatus('Idle') }),
-  addPort: (port: string): Command<undefined> => ({ line: `add ${port}`, decode: anyReply }),
-  // The process stops forwarding on every `del`, whether or not the port existed.
-  delPort: (port: string): Command<undefined> => ({
-    line: `del ${port}`,
-    decode: anyReply,
-    track: setStatus('Idle'),
-  }),
-  patch: (src: string, dst: string): Command<undefined> => ({
-    line: `patch ${src} ${dst}`,
-    decode: anyReply,
-  }),
-  patchReset: (): Command<undefined> => ({ line: 'patch reset', decode: anyReply }),
-  exit: (): Command<undefined> => ({ line: 'exit', decode: anyReply, closes: true }),
+  forward: () => change('forward', 'forward', { kind: 'nfv.forward' }),
+  stop: () => change('stop', 'stop', { kind: 'nfv.stop' }),
+  addPort: (port: string) => change(`add ${port}`, 'add', { kind: 'port.add', port }),
+  delPort: (port: string) => change(`del ${port}`, 'del', { kind: 'port.del', port }),
+  patch: (src: string, dst: string) =>
+    change(`patch ${src} ${dst}`, 'patch', { kind: 'patch.set', src, dst }),
+  patchReset: () => change('patch reset', 'patch reset', { kind: 'patch.reset' }),
+  exit: () => change('exit', 'exit', { kind: 'exit' }, true),
 }

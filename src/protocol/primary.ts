@@ -1,5 +1,6 @@
+// The primary's commands and its status reply (port counters).
 import * as v from 'valibot'
-import { anyReply, decodeJsonText } from './replies.ts'
+import { anyReply, decodeJsonText, once } from './replies.ts'
 import type { Command } from './types.ts'
 
 const Counter = v.pipe(v.number(), v.integer(), v.minValue(0))
@@ -24,12 +25,29 @@ export const PrimaryStatus = v.looseObject({
 })
 export type PrimaryStatus = v.InferOutput<typeof PrimaryStatus>
 
+const decodeStatus = once((frame: Buffer) => decodeJsonText(frame, PrimaryStatus, 'primary status'))
+
 export const primaryCommands = {
   status: (): Command<PrimaryStatus> => ({
+    read: true,
     line: 'status',
-    coalesce: true,
-    decode: (f) => decodeJsonText(f, PrimaryStatus, 'primary status'),
+    decode: decodeStatus,
+    metric: 'status',
+    observe: (status) => ({ kind: 'primary.read', status }),
   }),
-  clear: (): Command<undefined> => ({ line: 'clear', decode: anyReply }),
-  exit: (): Command<undefined> => ({ line: 'exit', decode: anyReply, closes: true }),
+  clear: (): Command => ({
+    read: false,
+    line: 'clear',
+    decode: anyReply,
+    metric: 'clear',
+    effect: { kind: 'primary.clear' },
+  }),
+  exit: (): Command => ({
+    read: false,
+    line: 'exit',
+    decode: anyReply,
+    metric: 'exit',
+    effect: { kind: 'exit' },
+    closes: true,
+  }),
 }

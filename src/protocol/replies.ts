@@ -71,3 +71,16 @@ function checkShape<S extends v.GenericSchema>(
   const where = v.getDotPath(issue)
   return fail(`unexpected ${what} reply: ${where ? `${where}: ` : ''}${issue.message}`)
 }
+
+/**
+ * A decoder that reads each frame once: every request sharing one reply (a coalesced read) decodes
+ * it with its own command, and gets the same value, of its own type, without decoding it again.
+ */
+export function once<T>(decode: (frame: Buffer) => Result<T>): (frame: Buffer) => Result<T> {
+  const seen = new WeakMap<Buffer, Result<T>>()
+  return (frame) => {
+    let result = seen.get(frame)
+    if (result === undefined) seen.set(frame, (result = decode(frame)))
+    return result
+  }
+}

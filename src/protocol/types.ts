@@ -1,3 +1,5 @@
+// The vocabulary of the wire protocol: process kinds, commands and what a command does.
+import type { Change, Effect } from './effects.ts'
 import type { Result } from './result.ts'
 
 export type ProcessKind = 'primary' | 'nfv' | 'vf' | 'mirror'
@@ -6,21 +8,28 @@ export type SecondaryKind = Exclude<ProcessKind, 'primary'>
 /** An nfv's forwarding state, as the REST spec spells it (the wire says running/idling). */
 export type NfvStatus = 'Running' | 'Idle'
 
-/** A component as the controller last saw it on a vf or mirror. */
-export type ComponentInfo = { name: string; core: number; type: string }
+/** Reads a reply frame; never throws. */
+export type Decoder<T> = (frame: Buffer) => Result<T>
 
-/** What the controller knows of a process between commands: kept up to date from replies. */
-export type ProcessView = { status?: NfvStatus; components?: ComponentInfo[] }
+type CommandBase<T> = {
+  /** The exact line sent to the process. */
+  line: string
+  decode: Decoder<T>
+  /** The command's name in metrics and logs: its verb, and its action where it has one. */
+  metric: string
+  /** The process closes its connection after replying (exit). */
+  closes?: boolean
+}
 
 /**
- * One command for one process: the exact line to send, how to read its reply, and what a
- * successful reply tells about the process (`track`). `closes`: the process exits after replying.
- * `coalesce`: a read whose one reply can answer every request that waits for it (`status`).
+ * One command for one process. A change describes what it does as data (`effect`), known before
+ * it is sent; a read (`status`) tells what it saw through `observe`, from its decoded reply. Every
+ * request waiting for the same read can share one reply.
  */
-export type Command<T = unknown> = {
-  line: string
-  decode: (frame: Buffer) => Result<T>
-  track?(view: ProcessView, value: T): ProcessView
-  closes?: boolean
-  coalesce?: boolean
-}
+export type Command<T = undefined> =
+  | (CommandBase<T> & { read: false; effect: Change })
+  | (CommandBase<T> & { read: true; observe: (value: T) => Effect })
+
+/** What a successful reply to this command says about the process. */
+export const effectOf = <T>(command: Command<T>, value: T): Effect =>
+  command.read ? command.observe(value) : command.effect

@@ -65,6 +65,19 @@ export class SimProcess extends EventEmitter<SimEvents> {
   #count = 0
   #hung = false
   #timers = new Set<NodeJS.Timeout>()
+  #held: (() => void)[] | undefined
+
+  /**
+   * Holds every reply from now on until the returned function is called, which sends them in
+   * order: tests decide when a process answers, instead of racing a timer.
+   */
+  hold(): () => void {
+    const held: (() => void)[] = (this.#held = [])
+    return () => {
+      if (this.#held === held) this.#held = undefined
+      for (const send of held.splice(0)) send()
+    }
+  }
 
   constructor(options: SimOptions) {
     super()
@@ -149,7 +162,8 @@ export class SimProcess extends EventEmitter<SimEvents> {
       if (reply) this.#write(socket, reply, f.splitWrites ?? 1)
       if (answer.exit) socket.end()
     }
-    if (delay > 0) this.#later(send, delay)
+    if (this.#held) this.#held.push(send)
+    else if (delay > 0) this.#later(send, delay)
     else send()
   }
 

@@ -1,9 +1,10 @@
 // The topology document: every connected process's state, read through the coalesced status.
-import { ask } from '../actors/ask.ts'
-import type { ProcessEntry, Registry } from '../actors/registry.ts'
-import { nfvCommands, type NfvInfo } from '../protocol/nfv.ts'
-import { primaryCommands, type PrimaryStatus } from '../protocol/primary.ts'
-import { mirrorCommands, vfCommands, type MirrorInfo, type VfInfo } from '../protocol/vf.ts'
+import { askStatus } from '../actors/ask.ts'
+import type { JobOptions } from '../actors/job.ts'
+import type { Registry } from '../actors/registry.ts'
+import type { NfvInfo } from '../protocol/nfv.ts'
+import type { PrimaryStatus } from '../protocol/primary.ts'
+import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
 
 /** A process that could not be read within the command timeout. */
 export type Unreadable = { error: string }
@@ -19,31 +20,19 @@ export type TopologyDocument = {
   mirrors: Record<string, MirrorInfo | Unreadable>
 }
 
-const statusOf = (entry: ProcessEntry, requestId?: string): Promise<object> => {
-  const { connection } = entry
-  switch (entry.kind) {
-    case 'primary':
-      return ask(connection, primaryCommands.status(), requestId)
-    case 'nfv':
-      return ask(connection, nfvCommands.status(), requestId)
-    case 'vf':
-      return ask(connection, vfCommands.status(), requestId)
-    case 'mirror':
-      return ask(connection, mirrorCommands.status(), requestId)
-  }
-}
-
 const SECTIONS = { nfv: 'nfvs', vf: 'vfs', mirror: 'mirrors' } as const
 
 /** One `status` per process, all in parallel; a failed read becomes `{"error": ...}`. */
 export async function readTopology(
   registry: Registry,
-  requestId?: string,
+  options?: JobOptions,
 ): Promise<TopologyDocument> {
   const entries = registry.entries().sort((a, b) => (a.clientId ?? -1) - (b.clientId ?? -1))
   const states = await Promise.all(
     entries.map((entry) =>
-      statusOf(entry, requestId).catch((error: Error): Unreadable => ({ error: error.message })),
+      askStatus(entry.connection, entry.kind, options).catch((error: Error): Unreadable => ({
+        error: error.message,
+      })),
     ),
   )
   const document: TopologyDocument = { primary: {}, nfvs: {}, vfs: {}, mirrors: {} }

@@ -77,7 +77,10 @@ test('commands are queued and only one is in flight; each gets its own reply', a
 
 test('Running/Idle is tracked from forward, stop, del and status', () => {
   const c = identifiedNfv()
-  const status = () => c.actor.getSnapshot().context.view.status
+  const status = () => {
+    const { view } = c.actor.getSnapshot().context
+    return view?.kind === 'nfv' ? view.status : undefined
+  }
   void c.ask(nfv.forward())
   c.reply(fixedReply('forward'))
   assert.is(status(), 'Running')
@@ -114,7 +117,7 @@ test('a late reply is discarded, never taken as the answer to the next command',
   assert.match(c.outcomes[1]!, /"status":"Running"/)
 })
 
-test('if the late reply never comes the connection is dropped, failing what waited', async () => {
+test('if the late reply never comes the connection is dropped; what waited is handed over, unsent', async () => {
   const c = identifiedNfv()
   void c.ask(nfv.status())
   c.clock.increment(1000)
@@ -122,10 +125,16 @@ test('if the late reply never comes the connection is dropped, failing what wait
   c.clock.increment(1000)
   await flush()
   assert.is(c.actor.getSnapshot().status, 'done')
-  assert.match(c.outcomes[1]!, /^CONNECTION_CLOSED .*no reply to a timed-out command/)
+  assert.match(c.actor.getSnapshot().context.closeReason ?? '', /no reply to a timed-out command/)
+  assert.equal(c.written.slice(1), ['status'])
+  assert.equal(
+    c.unsent.map((job) => job.line),
+    ['forward'],
+  )
+  assert.is(c.outcomes.length, 1, 'the forward is not failed with the connection')
 })
 
-test('a disconnect fails the command in flight and every queued one, with the reason', async () => {
+test('a disconnect fails the command in flight and hands over every queued one, unsent', async () => {
   const c = identifiedNfv()
   void c.ask(nfv.status())
   void c.ask(nfv.forward())
@@ -133,10 +142,13 @@ test('a disconnect fails the command in flight and every queued one, with the re
   await flush()
   assert.equal(c.outcomes, [
     'CONNECTION_CLOSED connection to nfv 1 closed: socket error: ECONNRESET',
-    'CONNECTION_CLOSED connection to nfv 1 closed: socket error: ECONNRESET',
   ])
+  assert.equal(
+    c.unsent.map((job) => job.line),
+    ['forward'],
+  )
   await c.ask(nfv.status())
-  assert.match(c.outcomes[2]!, /^CONNECTION_CLOSED/)
+  assert.match(c.outcomes[1]!, /^CONNECTION_CLOSED/)
 })
 
 test('a reply that arrives when no command was sent is a protocol error that drops the connection', () => {
@@ -169,15 +181,70 @@ test('a vf rejection settles the command with the process message and keeps the 
   assert.is(c.state(), 'idle')
 })
 
-test('a close event (replaced by a new connection) fails pending commands and sends nothing more', async () => {
+test('a close event (replaced by a new connection) fails the command in flight and sends nothing more', async () => {
   const c = identifiedNfv()
   void c.ask(nfv.status())
   void c.ask(nfv.forward())
   c.actor.send({ type: 'close', reason: 'replaced by a new connection with the same identity' })
   await flush()
   assert.equal(c.written.slice(1), ['status'])
-  assert.is(c.outcomes.length, 2)
-  for (const outcome of c.outcomes) assert.match(outcome, /replaced by a new connection/)
+  assert.is(c.outcomes.length, 1)
+  assert.match(c.outcomes[0]!, /replaced by a new connection/)
+  assert.equal(
+    c.unsent.map((job) => job.line),
+    ['forward'],
+  )
 })
+
+test('past --max-queue a command is refused at once and nothing is sent; a joining read is not', async () => {
+  const c = fakeConnection('secondary', 1000, 2)
+  c.reply(fixedReply('1'))
+  void c.ask(nfv.forward()) // in flight
+  void c.ask(nfv.stop())
+  void c.ask(nfv.status())
+  void c.ask(nfv.status()) // joins the queued status: no place taken
+  void c.ask(nfv.patchReset()) // the queue holds 2: refused
+  await flush()
+  assert.equal(c.outcomes, ['QUEUE_FULL nfv 1 has 2 commands waiting: try again later'])
+  for (const reply of [
+    'forward',
+    'stop',
+    '{"client-id":1,"status":"idling","ports":[],"patches":[]}',
+  ])
+    c.reply(fixedReply(reply))
+  assert.equal(c.written.slice(1), ['forward', 'stop', 'status'])
+})
+
+test('a command whose client has gone before it was written is never sent', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.forward())
+  const gone = new AbortController()
+  void c.ask(nfv.stop(), gone.signal)
+  void c.ask(nfv.patchReset())
+  gone.abort()
+  c.reply(fixedReply('forward'))
+  c.reply(fixedReply('patch'))
+  await flush()
+  assert.equal(c.written.slice(1), ['forward', 'patch reset'])
+})
+
+test('a component start on a core the status did not list (the main lcore) is refused, unsent', async () => {
+  const c = fakeConnection('secondary')
+  c.reply('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }')
+  void c.ask(vfCommands.status())
+  c.reply(VF_STATUS)
+  void c.ask(vfCommands.componentStart('fw1', 1, 'forward'))
+  void c.ask(vfCommands.componentStart('cls2', 2, 'classifier_mac'))
+  await flush()
+  assert.equal(c.written.slice(1), ['status'])
+  assert.match(c.outcomes[1]!, /^INVALID_REQUEST invalid key\(core\): 1 \(not a worker lcore/)
+  assert.match(
+    c.outcomes[2]!,
+    /^INVALID_REQUEST invalid key\(core\): 2 \(already runs a classifier_mac/,
+  )
+})
+
+const VF_STATUS =
+  '{ "results": [ { "result": "success" } ], "info": { "client-id": 2, "phy": [ 0 ], "vhost": [  ], "ring": [  ], "core": [ { "core": 2, "name": "cls", "type": "classifier_mac", "rx_port": [  ], "tx_port": [  ] }, { "core": 3, "type": "unuse" } ], "classifier_table": [  ] } }'
 
 test.run()

@@ -143,7 +143,7 @@ const ENDPOINTS: {
     path: fc.constant('/v1/vfs/2/components'),
     body: body({
       name: field('fw1', 'c.1'),
-      core: field(2, 3, 127),
+      core: field(2, 3, 4, 127),
       type: field('forward', 'merge', 'classifier_mac'),
     }),
   },

@@ -28,7 +28,8 @@ test('/metrics parses as Prometheus text and carries the counters of scripted tr
       for (let i = 0; i < 3; i++) await h.api('GET', '/v1/nfvs/1')
       await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'phy:0' }) // 400, not sent
       await h.api('GET', '/v1/nfvs/9') // 404
-      await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 9, type: 'forward' }) // rejected by the vf
+      await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
+      await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 3, type: 'forward' }) // rejected by the vf
       h.sim('nfv 1').faults = { silentAt: 4 }
       await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' }) // times out
       const removed = once(h.controller.registry, 'removed')
@@ -71,10 +72,13 @@ test('/metrics parses as Prometheus text and carries the counters of scripted tr
       assert.is(get('spp_processes{kind="nfv"}'), 1)
       assert.is(get('spp_processes{kind="vf"}'), 0)
       assert.is(get('spp_command_queue_depth{process="primary"}'), 0)
-      assert.type(get('spp_port_rx_packets_total{port="phy:0"}'), 'number')
-      assert.type(get('spp_port_rx_dropped_total{port="ring:0"}'), 'number')
+      await h.api('GET', '/v1/primary/status') // any read of the primary's status refreshes them
+      const after = await scrape(h)
+      assert.type(after.get('spp_port_rx_packets_total{port="phy:0"}'), 'number')
+      assert.type(after.get('spp_port_counters_age_seconds{process="primary"}'), 'number')
+      assert.type(after.get('spp_port_rx_dropped_total{port="ring:0"}'), 'number')
       assert.is(
-        get('spp_port_rx_dropped_total{port="phy:0"}'),
+        after.get('spp_port_rx_dropped_total{port="phy:0"}'),
         undefined,
         'physical ports have no rx drop counter',
       )
@@ -82,12 +86,27 @@ test('/metrics parses as Prometheus text and carries the counters of scripted tr
     { commandTimeoutMs: 300 },
   ))
 
-test('a scrape reads the port counters with one status command, shared by the four port metrics', () =>
+test('a scrape never waits for the primary: counters come from its last read, which it refreshes', () =>
   withHarness([{ kind: 'primary' }], async (h) => {
-    await h.api('DELETE', '/v1/primary/status')
+    const sim = h.sim('primary')
+    const release = sim.hold() // the primary hangs: it answers nothing until released
+    const first = await scrape(h) // would never resolve if the scrape waited for the primary
+    assert.is(first.get('spp_port_tx_packets_total{port="phy:1"}'), undefined, 'nothing read yet')
+    assert.is(first.get('spp_port_counters_age_seconds{process="primary"}'), undefined)
+    await scrape(h)
+    assert.equal(commandsOf(sim), ['status'], 'one refresh at a time, started by the scrapes')
+    const { connection } = h.controller.registry.primary()
+    const refreshed = new Promise((resolve) => {
+      const listener = connection.on('commandDone', (done) => {
+        listener.unsubscribe()
+        resolve(done)
+      })
+    })
+    release()
+    await refreshed
     const m = await scrape(h)
-    assert.is(m.get('spp_port_tx_packets_total{port="phy:1"}'), 0, 'read right after clear')
-    assert.equal(commandsOf(h.sim('primary')), ['clear', 'status'])
+    assert.type(m.get('spp_port_tx_packets_total{port="phy:1"}'), 'number')
+    assert.ok(m.get('spp_port_counters_age_seconds{process="primary"}')! >= 0)
   }))
 
 test.run()

@@ -52,22 +52,26 @@ test('a process whose socket closes is forgotten at once: the next request is a 
     },
   ))
 
-test('a process reconnecting with the same id replaces the old connection; nothing is re-sent', () =>
-  withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
-    const old = h.sim('nfv 1')
-    old.faults = { delayMs: 60_000 } // the old process holds its reply
-    const pending = h.api('GET', '/v1/nfvs/1')
-    await once(old, 'command')
-    const disconnected = once(old, 'disconnected')
-    const [fresh] = await h.connect([{ kind: 'nfv', clientId: 1 }])
-    const r = await pending
-    assert.is(r.status, 500)
-    assert.match(r.text, /replaced by a new connection/)
-    await disconnected
-    assert.is((await h.api('GET', '/v1/nfvs/1')).status, 200)
-    assert.equal(commandsOf(fresh!), ['status'])
-    assert.equal(commandsOf(old), ['status'])
-  }))
+test('a claimant replaces a served connection that does not answer; nothing is re-sent', () =>
+  withHarness(
+    [{ kind: 'nfv', clientId: 1 }],
+    async (h) => {
+      const old = h.sim('nfv 1')
+      old.faults = { delayMs: 60_000 } // the old process holds its reply
+      const pending = h.api('GET', '/v1/nfvs/1')
+      await once(old, 'command')
+      const disconnected = once(old, 'disconnected')
+      const [fresh] = await h.connect([{ kind: 'nfv', clientId: 1 }])
+      const r = await pending
+      assert.is(r.status, 500)
+      assert.match(r.text, /no reply within 300 ms/)
+      await disconnected
+      assert.is((await h.api('GET', '/v1/nfvs/1')).status, 200)
+      assert.equal(commandsOf(fresh!), ['status'])
+      assert.equal(commandsOf(old), ['status'], 'the probe of the silent one was never written')
+    },
+    { commandTimeoutMs: 300 },
+  ))
 
 test('a silent peer in its handshake does not delay the registration of another process', () =>
   withHarness(

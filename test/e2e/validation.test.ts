@@ -293,7 +293,7 @@ test('strict forms that are valid reach the process unchanged', () =>
       204,
     )
     assert.equal(commandsOf(h.sim('nfv 1')), ['patch phy:0 nullpmd:0', 'add pcap:12'])
-    assert.equal(commandsOf(h.sim('vf 2')), ['component start A.b-c_9 2 forward'])
+    assert.equal(commandsOf(h.sim('vf 2')), ['status', 'component start A.b-c_9 2 forward'])
   }))
 
 test.run()

@@ -233,7 +233,7 @@ test('the process rejecting a command is a 400 carrying its message', () =>
         'POST',
         '/v1/vfs/2/components',
         { name: 'fw2', core: 9, type: 'forward' },
-        'command error: error occur',
+        'invalid key(core): 9 (not a worker lcore of this vf: its worker lcores are 2, 3, 4, 5; the main lcore would hang it)',
       ],
       [
         'PUT',
@@ -263,16 +263,60 @@ test('the process rejecting a command is a 400 carrying its message', () =>
     assert.is((await h.api('GET', '/v1/vfs/2')).status, 200, 'the vf is still served')
   }))
 
-test('the controller tracks each vf component from replies and status', () =>
+test('the view the controller keeps of a vf is what its status says, after every command', () =>
   withHarness(VF, async (h) => {
     const connection = h.controller.registry.secondary('vf', 2).connection
-    const components = () => connection.getSnapshot().context.view.components
-    await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
-    assert.equal(components(), [{ name: 'fw1', core: 2, type: 'forward' }])
-    await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 3, type: 'forward' }) // rejected: no change
-    assert.equal(components(), [{ name: 'fw1', core: 2, type: 'forward' }])
-    await h.api('DELETE', '/v1/vfs/2/components/fw1')
-    assert.equal(components(), [])
+    const view = () => {
+      const { view } = connection.getSnapshot().context
+      return view?.kind === 'vf' ? view : undefined
+    }
+    const steps: [string, string, unknown?][] = [
+      ['POST', '/v1/vfs/2/components', { name: 'cls', core: 2, type: 'classifier_mac' }],
+      ['POST', '/v1/vfs/2/components', { name: 'fw1', core: 3, type: 'forward' }],
+      ['POST', '/v1/vfs/2/components', { name: 'fw1', core: 4, type: 'forward' }], // rejected
+      ['PUT', '/v1/vfs/2/components/cls/ports', { action: 'attach', port: 'phy:0', dir: 'rx' }],
+      [
+        'PUT',
+        '/v1/vfs/2/components/cls/ports',
+        {
+          action: 'attach',
+          port: 'ring:0',
+          dir: 'tx',
+          vlan: { operation: 'add', id: 100, pcp: 3 },
+        },
+      ],
+      [
+        'PUT',
+        '/v1/vfs/2/components/fw1/ports',
+        { action: 'attach', port: 'ring:0', dir: 'rx', vlan: { operation: 'del' } },
+      ],
+      ['PUT', '/v1/vfs/2/components/fw1/ports', { action: 'attach', port: 'vhost:1', dir: 'tx' }],
+      [
+        'PUT',
+        '/v1/vfs/2/classifier_table',
+        { action: 'add', type: 'mac', mac_address: 'FA:16:3E:7D:CC:35', port: 'ring:0' },
+      ],
+      ['PUT', '/v1/vfs/2/components/fw1/ports', { action: 'detach', port: 'vhost:1', dir: 'tx' }],
+      ['DELETE', '/v1/vfs/2/components/fw1'],
+    ]
+    for (const [method, path, body] of steps) {
+      await h.api(method, path, body)
+      const known = view()
+      const status = (await h.api('GET', '/v1/vfs/2')).json() as Record<string, unknown>
+      assert.equal(
+        known && {
+          ports: known.ports,
+          components: known.components,
+          classifier_table: known.classifier_table,
+        },
+        {
+          ports: status.ports,
+          components: status.components,
+          classifier_table: status.classifier_table,
+        },
+        `${method} ${path} ${JSON.stringify(body)}`,
+      )
+    }
   }))
 
 test('a slow vf (it reads its socket once per poll) answers every queued request, none fails', () =>
@@ -289,7 +333,12 @@ test('a slow vf (it reads its socket once per poll) answers every queued request
         results.map((r) => r.status),
         [204, 204, 204, 204, 204],
       )
-      assert.equal(commandsOf(h.sim('vf 2')).length, 5)
+      const sent = commandsOf(h.sim('vf 2'))
+      assert.is(sent.filter((line) => line.startsWith('component start')).length, 5)
+      assert.ok(
+        sent.filter((line) => line === 'status').length <= 2,
+        'the cores are read once or twice',
+      )
     },
     { sim: { pollMs: 50 } },
   ))

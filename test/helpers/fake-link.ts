@@ -1,16 +1,18 @@
 import type { Socket } from 'node:net'
 import { createActor, fromCallback, SimulatedClock } from 'xstate'
 import { ask } from '../../src/actors/ask.ts'
-import {
-  processConnection,
-  type LinkEvent,
-  type LinkInput,
-} from '../../src/actors/process-connection.ts'
+import type { Job } from '../../src/actors/job.ts'
+import { processConnection } from '../../src/actors/process-connection.ts'
+import type { LinkEvent, LinkInput } from '../../src/actors/socket-link.ts'
 import { silentLogger } from '../../src/logger.ts'
 import type { Command } from '../../src/protocol/types.ts'
 
 /** A process connection whose socket is a script: see what it writes, play what the process says. */
-export function fakeConnection(role: 'primary' | 'secondary', replyTimeoutMs = 1000) {
+export function fakeConnection(
+  role: 'primary' | 'secondary',
+  replyTimeoutMs = 1000,
+  maxQueue = 64,
+) {
   const written: string[] = []
   let sendBack: ((event: LinkEvent) => void) | undefined
   const link = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(
@@ -27,11 +29,15 @@ export function fakeConnection(role: 'primary' | 'secondary', replyTimeoutMs = 1
       role,
       replyTimeoutMs,
       maxReplyBytes: 1 << 20,
+      maxQueue,
       log: silentLogger(),
     },
   })
   const identified: unknown[] = []
   actor.on('identified', (event) => identified.push(event))
+  /** Commands the connection never wrote and handed over when it closed. */
+  const unsent: Job[] = []
+  actor.on('unsent', ({ jobs }) => unsent.push(...jobs))
   actor.start()
   /** Every outcome of `ask`, as it settles (microtasks run on await). */
   const outcomes: string[] = []
@@ -41,6 +47,7 @@ export function fakeConnection(role: 'primary' | 'secondary', replyTimeoutMs = 1
     written,
     identified,
     outcomes,
+    unsent,
     reply: (frame: Buffer | string) =>
       sendBack!({
         type: 'link.frame',
@@ -48,8 +55,8 @@ export function fakeConnection(role: 'primary' | 'secondary', replyTimeoutMs = 1
       }),
     close: (reason = 'the process closed the connection') =>
       sendBack!({ type: 'link.closed', reason }),
-    ask<T>(command: Command<T>) {
-      const result = ask(actor, command)
+    ask<T>(command: Command<T>, signal?: AbortSignal) {
+      const result = ask(actor, command, { signal })
       result.then(
         (value) => outcomes.push(`ok ${JSON.stringify(value) ?? ''}`.trim()),
         (error: Error & { code: string }) => outcomes.push(`${error.code} ${error.message}`),

@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { isSafeLine } from '../../src/protocol/line.ts'
 import { nfvCommands as nfv } from '../../src/protocol/nfv.ts'
 import { primaryCommands as primary } from '../../src/protocol/primary.ts'
+import type { Command } from '../../src/protocol/types.ts'
 import { mirrorCommands as mirror, vfCommands as vf } from '../../src/protocol/vf.ts'
 
 test('every builder produces the exact command line of the protocol', () => {
@@ -75,17 +76,66 @@ test('the last guard refuses lines that could split or smuggle tokens', () => {
   }
 })
 
-test('nfv commands track Running/Idle: forward runs, stop and del idle', () => {
-  assert.equal(nfv.forward().track!({}, undefined), { status: 'Running' })
-  assert.equal(nfv.stop().track!({ status: 'Running' }, undefined), { status: 'Idle' })
-  assert.equal(nfv.delPort('ring:0').track!({ status: 'Running' }, undefined), { status: 'Idle' })
-  assert.is(nfv.addPort('ring:0').track?.name, undefined)
+test('every change describes what it does as data, with its metric name', () => {
+  const cases: [Command, unknown, string][] = [
+    [primary.clear(), { kind: 'primary.clear' }, 'clear'],
+    [primary.exit(), { kind: 'exit' }, 'exit'],
+    [nfv.forward(), { kind: 'nfv.forward' }, 'forward'],
+    [nfv.stop(), { kind: 'nfv.stop' }, 'stop'],
+    [nfv.addPort('ring:0'), { kind: 'port.add', port: 'ring:0' }, 'add'],
+    [nfv.delPort('vhost:1'), { kind: 'port.del', port: 'vhost:1' }, 'del'],
+    [nfv.patch('phy:0', 'ring:0'), { kind: 'patch.set', src: 'phy:0', dst: 'ring:0' }, 'patch'],
+    [nfv.patchReset(), { kind: 'patch.reset' }, 'patch reset'],
+    [
+      vf.componentStart('fw1', 2, 'forward'),
+      { kind: 'component.start', name: 'fw1', core: 2, type: 'forward' },
+      'component start',
+    ],
+    [vf.componentStop('fw1'), { kind: 'component.stop', name: 'fw1' }, 'component stop'],
+    [
+      vf.portAdd('ring:0', 'tx', 'fw1', { operation: 'add', id: 100, pcp: 3 }),
+      {
+        kind: 'port.attach',
+        component: 'fw1',
+        port: 'ring:0',
+        dir: 'tx',
+        vlan: { operation: 'add', id: 100, pcp: 3 },
+      },
+      'port add',
+    ],
+    [
+      mirror.portAdd('ring:0', 'rx', 'mr1'),
+      { kind: 'port.attach', component: 'mr1', port: 'ring:0', dir: 'rx' },
+      'port add',
+    ],
+    [
+      vf.portDel('ring:0', 'rx', 'fw1'),
+      { kind: 'port.detach', component: 'fw1', port: 'ring:0', dir: 'rx' },
+      'port del',
+    ],
+    [
+      vf.classifierTable('add', 'default', 'ring:1', 475),
+      { kind: 'classifier.add', type: 'vlan', mac: 'default', port: 'ring:1', vlan: 475 },
+      'classifier_table add',
+    ],
+    [
+      vf.classifierTable('del', 'FA:16:3E:7D:CC:35', 'ring:0'),
+      { kind: 'classifier.del', type: 'mac', mac: 'FA:16:3E:7D:CC:35', port: 'ring:0' },
+      'classifier_table del',
+    ],
+  ]
+  for (const [command, effect, metric] of cases) {
+    assert.equal(command.read ? undefined : command.effect, effect, command.line)
+    assert.is(command.metric, metric, command.line)
+  }
 })
 
-test('vf component commands track which components exist on which core', () => {
-  const started = vf.componentStart('fw1', 2, 'forward').track!({}, undefined)
-  assert.equal(started, { components: [{ name: 'fw1', core: 2, type: 'forward' }] })
-  assert.equal(vf.componentStop('fw1').track!(started, undefined), { components: [] })
+test('a status is a read: it tells what it saw, through its decoded reply', () => {
+  const info = { 'client-id': 1, status: 'Idle' as const, ports: [], patches: [] }
+  const status = nfv.status()
+  assert.ok(status.read)
+  assert.equal(status.read && status.observe(info), { kind: 'nfv.read', info })
+  assert.is(status.metric, 'status')
 })
 
 test.run()

@@ -1,23 +1,13 @@
+// Prometheus metrics (prom-client) of the controller and its processes, served at GET /metrics.
 import { Counter, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client'
-import { ask } from './actors/ask.ts'
-import type { Registry } from './actors/registry.ts'
-import { primaryCommands, type PrimaryStatus } from './protocol/primary.ts'
-import type { Result } from './protocol/result.ts'
-import type { ProcessKind } from './protocol/types.ts'
-import { processLabel } from './actors/process-connection.ts'
+import { ask } from '../actors/ask.ts'
+import { processLabel } from '../actors/process-connection.ts'
+import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import { primaryCommands, type PrimaryStatus } from '../protocol/primary.ts'
+import type { Result } from '../protocol/result.ts'
+import type { ProcessKind } from '../protocol/types.ts'
 
 const KINDS: ProcessKind[] = ['primary', 'nfv', 'vf', 'mirror']
-
-/** A command's name for metrics: its verb, and the action for the verbs that take one. */
-export const commandName = (line: string) => {
-  const [verb, action] = line.split(' ')
-  return verb === 'component' ||
-    verb === 'port' ||
-    verb === 'classifier_table' ||
-    (verb === 'patch' && action === 'reset')
-    ? `${verb} ${action}`
-    : verb!
-}
 
 /** Prometheus metrics of the controller (prom-client), served at GET /metrics. */
 export function createMetrics(processes: Registry) {
@@ -54,6 +44,12 @@ export function createMetrics(processes: Registry) {
     labelNames: ['kind'],
     registers,
   })
+  const conflicts = new Counter({
+    name: 'spp_process_id_conflicts_total',
+    help: 'Connections that claimed the id of a process already served (they wait on standby)',
+    labelNames: ['kind'],
+    registers,
+  })
   new Gauge({
     name: 'spp_processes',
     help: 'Identified processes connected now, by kind',
@@ -78,15 +74,39 @@ export function createMetrics(processes: Registry) {
     },
   })
 
-  // The primary's port counters, read once per scrape (prom-client collects one metric after the
-  // other) through the coalesced status, so that scrapes and pollers share `status` commands.
-  let scrapeStatus: Promise<PrimaryStatus | undefined> | undefined
-  const primaryStatus = (): Promise<PrimaryStatus | undefined> => {
-    const primary = processes.entries().find((e) => e.kind === 'primary')
-    return (scrapeStatus ??= primary
-      ? ask(primary.connection, primaryCommands.status()).catch(() => undefined)
-      : Promise.resolve(undefined))
+  // The primary's port counters come from the last status the controller read (any client's read
+  // refreshes them). A scrape never waits for the primary: a hung one would make it last the whole
+  // command timeout, past Prometheus's own, and lose every metric when they matter most. It starts
+  // a refresh instead, answered by the next scrape.
+  let refreshing = false
+  const refresh = (primary: ProcessEntry) => {
+    if (refreshing) return
+    refreshing = true
+    ask(primary.connection, primaryCommands.status())
+      .catch(() => undefined)
+      .finally(() => (refreshing = false))
   }
+  const lastRead = (): { status: PrimaryStatus; readAt: number } | undefined => {
+    const primary = processes.entries().find((e) => e.kind === 'primary')
+    if (!primary) return undefined
+    const { view } = primary.connection.getSnapshot().context
+    refresh(primary)
+    return view?.kind === 'primary' && view.status && view.readAt !== undefined
+      ? { status: view.status, readAt: view.readAt }
+      : undefined
+  }
+  let scrape: ReturnType<typeof lastRead>
+  new Gauge({
+    name: 'spp_port_counters_age_seconds',
+    help: "Seconds since the primary's port counters were read (absent until a first read)",
+    labelNames: ['process'],
+    registers,
+    collect() {
+      scrape = lastRead() // collected first: the port counters below use the same read
+      this.reset() // absent until a first read
+      if (scrape) this.set({ process: 'primary' }, (Date.now() - scrape.readAt) / 1000)
+    },
+  })
   const portCounter = (
     name: string,
     help: string,
@@ -97,10 +117,9 @@ export function createMetrics(processes: Registry) {
       help,
       labelNames: ['port'],
       registers,
-      async collect() {
-        const status = await primaryStatus()
+      collect() {
         this.reset()
-        if (status) for (const [port, value] of read(status)) this.inc({ port }, value)
+        if (scrape) for (const [port, value] of read(scrape.status)) this.inc({ port }, value)
       },
     })
   const phy = (s: PrimaryStatus) => s.phy_ports.map((p) => [`phy:${p.id}`, p] as const)
@@ -124,19 +143,12 @@ export function createMetrics(processes: Registry) {
 
   return {
     registry,
-    /** The text of GET /metrics. */
-    async render(): Promise<string> {
-      try {
-        return await registry.metrics()
-      } finally {
-        scrapeStatus = undefined
-      }
-    },
+    /** The text of GET /metrics; it never waits for a process. */
+    render: (): Promise<string> => registry.metrics(),
     observeHttp(method: string, route: string, status: number) {
       httpRequests.inc({ method, route, status })
     },
-    observeCommand(kind: ProcessKind, line: string, reply: Result<unknown>, seconds: number) {
-      const command = commandName(line)
+    observeCommand(kind: ProcessKind, command: string, reply: Result<unknown>, seconds: number) {
       commandSeconds.observe({ kind, command }, seconds)
       if (reply.ok) return
       commandFailures.inc({ kind, command, error: reply.code })
@@ -144,6 +156,9 @@ export function createMetrics(processes: Registry) {
     },
     observeDisconnect(kind: ProcessKind) {
       disconnects.inc({ kind })
+    },
+    observeConflict(kind: ProcessKind) {
+      conflicts.inc({ kind })
     },
   }
 }

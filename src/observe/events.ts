@@ -1,0 +1,78 @@
+// What a finished command tells the event stream, derived from the command's effect.
+import type { Effect } from '../protocol/effects.ts'
+import type { Result } from '../protocol/result.ts'
+import type { ProcessView } from '../state/process-view.ts'
+
+export type EventDraft = { type: string; data: Record<string, unknown> }
+
+/** The event of a change; a read tells nothing by itself (a status it reveals is below). */
+function changeEvent(effect: Effect): EventDraft | undefined {
+  switch (effect.kind) {
+    case 'primary.clear':
+      return { type: 'primary.stats.cleared', data: {} }
+    case 'port.add':
+      return { type: 'port.added', data: { port: effect.port } }
+    case 'port.del':
+      return { type: 'port.deleted', data: { port: effect.port } }
+    case 'patch.set':
+      return { type: 'patch.set', data: { src: effect.src, dst: effect.dst } }
+    case 'patch.reset':
+      return { type: 'patches.reset', data: {} }
+    case 'component.start': {
+      const { name, core, type } = effect
+      return { type: 'component.started', data: { name, core, type } }
+    }
+    case 'component.stop':
+      return { type: 'component.stopped', data: { name: effect.name } }
+    case 'port.attach':
+    case 'port.detach': {
+      const { component, port, dir } = effect
+      const vlan = effect.kind === 'port.attach' && effect.vlan ? { vlan: effect.vlan } : {}
+      const type = effect.kind === 'port.attach' ? 'port.attached' : 'port.detached'
+      return { type, data: { component, port, dir, ...vlan } }
+    }
+    case 'classifier.add':
+    case 'classifier.del': {
+      const { type, vlan, mac, port } = effect
+      const data = { type, ...(vlan === undefined ? {} : { vlan }), mac_address: mac, port }
+      return {
+        type: effect.kind === 'classifier.add' ? 'classifier.added' : 'classifier.removed',
+        data,
+      }
+    }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The events of one finished command: a failure whatever the command was; otherwise what its
+ * effect changed, and an nfv's Running/Idle change however it was learned.
+ */
+export function commandEvents(
+  line: string,
+  reply: Result<Effect>,
+  before: ProcessView,
+  after: ProcessView,
+): EventDraft[] {
+  if (!reply.ok) {
+    return [
+      {
+        type: 'command.failed',
+        data: { command: line, error: reply.code, message: reply.message },
+      },
+    ]
+  }
+  const events: EventDraft[] = []
+  if (
+    after.kind === 'nfv' &&
+    before.kind === 'nfv' &&
+    after.status !== undefined &&
+    after.status !== before.status
+  ) {
+    events.push({ type: 'nfv.status', data: { status: after.status } })
+  }
+  const change = changeEvent(reply.value)
+  if (change) events.push(change)
+  return events
+}

@@ -1,0 +1,49 @@
+// Turns what the registry and each process's actor report into events and metrics.
+import type { Logger } from 'pino'
+import { processLabel } from '../actors/process-connection.ts'
+import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import type { EventHub } from '../events/event-hub.ts'
+import { commandEvents } from './events.ts'
+import type { Metrics } from './metrics.ts'
+
+const identity = ({ kind, clientId }: Pick<ProcessEntry, 'kind' | 'clientId'>) =>
+  clientId === undefined ? { kind } : { kind, 'client-id': clientId }
+
+/** Publishes every process's comings, goings, conflicts and finished commands. */
+export function observeProcesses(
+  registry: Registry,
+  hub: EventHub,
+  metrics: Metrics,
+  log: Logger,
+): void {
+  registry.on('registered', (entry, replaced) => {
+    const who = identity(entry)
+    hub.publish(replaced ? 'process.replaced' : 'process.identified', who)
+    entry.connection.on('commandDone', ({ line, metric, reply, before, after, ms }) => {
+      // xstate reports a listener's throw on a timer, which would end the controller: a fault
+      // here drops this one connection instead (its process reconnects), and nothing else.
+      try {
+        metrics.observeCommand(entry.kind, metric, reply, ms / 1000)
+        for (const { type, data } of commandEvents(line, reply, before, after)) {
+          hub.publish(type, { ...who, ...data })
+        }
+      } catch (error) {
+        log.error(
+          { err: error, process: processLabel(entry) },
+          'internal error: connection dropped',
+        )
+        entry.connection.send({ type: 'close', reason: 'internal error in the controller' })
+      }
+    })
+  })
+  registry.on('removed', (entry) => {
+    metrics.observeDisconnect(entry.kind)
+    const reason = entry.connection.getSnapshot().context.closeReason
+    hub.publish('process.disconnected', { ...identity(entry), reason })
+  })
+  registry.on('conflict', (served, claimant) => {
+    metrics.observeConflict(served.kind)
+    const peers = { served: served.peer, claimant: claimant.peer }
+    hub.publish('process.conflict', { ...identity(served), ...peers })
+  })
+}

@@ -1,0 +1,102 @@
+// The status reply of a vf or mirror, decoded into the REST bodies of GET /v1/vfs and /v1/mirrors.
+import * as v from 'valibot'
+import { decodeResults } from './replies.ts'
+import { ok, type Result } from './result.ts'
+
+const Int = v.pipe(v.number(), v.integer())
+const Vlan = v.object({ operation: v.string(), id: Int, pcp: Int })
+const PortEntry = v.object({ port: v.string(), vlan: v.optional(Vlan) })
+const CoreEntry = v.object({
+  core: Int,
+  type: v.string(),
+  name: v.optional(v.string()),
+  rx_port: v.optional(v.array(PortEntry)),
+  tx_port: v.optional(v.array(PortEntry)),
+})
+const ClassifierEntry = v.object({ type: v.string(), value: v.string(), port: v.string() })
+const StatusReply = v.object({
+  info: v.object({
+    'client-id': Int,
+    phy: v.array(Int),
+    vhost: v.array(Int),
+    ring: v.array(Int),
+    core: v.array(CoreEntry),
+    classifier_table: v.optional(v.array(ClassifierEntry)),
+  }),
+})
+type StatusReply = v.InferOutput<typeof StatusReply>
+type CoreEntry = v.InferOutput<typeof CoreEntry>
+type PortEntry = v.InferOutput<typeof PortEntry>
+
+export type Dir = 'rx' | 'tx'
+/** The vlan suffix of a vf `port add`: set a tag, or strip one. */
+export type VlanTag = { operation: 'add'; id: number; pcp: number } | { operation: 'del' }
+/** A port of a component; a vf reports its vlan setting, a mirror does not. */
+export type PortObject = { port: string; vlan?: { operation: string; id: number; pcp: number } }
+/** A component (or an unused core: `core` and `type: "unuse"` only) in a vf or mirror status. */
+export type ComponentEntry = {
+  core: number
+  type: string
+  name?: string
+  rx_port?: PortObject[]
+  tx_port?: PortObject[]
+}
+export type ClassifierEntry = v.InferOutput<typeof ClassifierEntry>
+/** GET /v1/vfs/{id} */
+export type VfInfo = {
+  'client-id': number
+  ports: string[]
+  components: ComponentEntry[]
+  classifier_table: ClassifierEntry[]
+}
+/** GET /v1/mirrors/{id}: mirror port objects carry only `port`, as the spec says. */
+export type MirrorInfo = { 'client-id': number; ports: string[]; components: ComponentEntry[] }
+
+const portIds = ({ info }: StatusReply) => [
+  ...info.phy.map((n) => `phy:${n}`),
+  ...info.vhost.map((n) => `vhost:${n}`),
+  ...info.ring.map((n) => `ring:${n}`),
+]
+
+const component = (entry: CoreEntry, port: (p: PortEntry) => PortObject): ComponentEntry =>
+  entry.name === undefined
+    ? { core: entry.core, type: entry.type }
+    : {
+        core: entry.core,
+        name: entry.name,
+        type: entry.type,
+        rx_port: (entry.rx_port ?? []).map(port),
+        tx_port: (entry.tx_port ?? []).map(port),
+      }
+
+/** A vf's status reply as GET /v1/vfs/{id} answers it. */
+export const decodeVfStatus = (frame: Buffer): Result<VfInfo> => {
+  const reply = decodeResults(frame, StatusReply, 'vf status')
+  if (!reply.ok) return reply
+  const { info } = reply.value
+  return ok({
+    'client-id': info['client-id'],
+    ports: portIds(reply.value),
+    components: info.core.map((entry) => component(entry, (p) => p)),
+    classifier_table: info.classifier_table ?? [],
+  })
+}
+
+/** A mirror's status reply as GET /v1/mirrors/{id} answers it. */
+export const decodeMirrorStatus = (frame: Buffer): Result<MirrorInfo> => {
+  const reply = decodeResults(frame, StatusReply, 'mirror status')
+  if (!reply.ok) return reply
+  const { info } = reply.value
+  return ok({
+    'client-id': info['client-id'],
+    ports: portIds(reply.value),
+    components: info.core.map((entry) => component(entry, ({ port }) => ({ port }))),
+  })
+}
+
+const Success = v.object({})
+/** A vf or mirror change answered with success, or the process's own error. */
+export const acknowledged = (frame: Buffer): Result<undefined> => {
+  const reply = decodeResults(frame, Success, 'command')
+  return reply.ok ? ok(undefined) : reply
+}

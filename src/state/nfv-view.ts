@@ -1,0 +1,62 @@
+// An nfv's view: forwarding status, ports and patches, kept as its status reply shows them.
+import type { Effect } from '../protocol/effects.ts'
+import type { NfvInfo } from '../protocol/nfv.ts'
+import type { NfvStatus } from '../protocol/types.ts'
+
+type Patch = NfvInfo['patches'][number]
+export type NfvView = { kind: 'nfv'; status?: NfvStatus; ports?: string[]; patches?: Patch[] }
+
+/** Patches in the order the process reports them: by the slot of their source port. */
+const ordered = (patches: Patch[], ports: string[]) =>
+  [...patches].sort((a, b) => ports.indexOf(a.src) - ports.indexOf(b.src))
+
+function deletePort(view: NfvView, port: string): NfvView {
+  const { ports, patches } = view
+  const next: NfvView = { ...view, status: 'Idle' } // the process stops forwarding on every del
+  if (ports) next.ports = ports.filter((p) => p !== port)
+  if (patches) {
+    // The process drops the patch from the port, and the first patch (by slot) into it.
+    const into = patches.findIndex((p) => p.dst === port && p.src !== port)
+    next.patches = patches.filter((p, i) => p.src !== port && i !== into)
+  }
+  return next
+}
+
+function setPatch(view: NfvView, src: string, dst: string): NfvView {
+  const { ports, patches } = view
+  if (!ports || !patches) return { ...view, patches: undefined } // unknown until the next read
+  if (!ports.includes(src) || !ports.includes(dst)) return view // the process ignores it
+  return {
+    ...view,
+    patches: ordered([...patches.filter((p) => p.src !== src), { src, dst }], ports),
+  }
+}
+
+/** The nfv's view after a successful command, or undefined for an effect no nfv has. */
+export function nextNfvView(view: NfvView, effect: Effect): NfvView | undefined {
+  switch (effect.kind) {
+    case 'nfv.read': {
+      const { status, ports, patches } = effect.info
+      return { kind: 'nfv', status, ports, patches }
+    }
+    case 'nfv.forward':
+      return { ...view, status: 'Running' }
+    case 'nfv.stop':
+      return { ...view, status: 'Idle' }
+    case 'port.add':
+      // A port the process could not create is not known here: the next read tells.
+      return view.ports && !view.ports.includes(effect.port)
+        ? { ...view, ports: [...view.ports, effect.port] }
+        : view
+    case 'port.del':
+      return deletePort(view, effect.port)
+    case 'patch.set':
+      return setPatch(view, effect.src, effect.dst)
+    case 'patch.reset':
+      return { ...view, patches: [] }
+    case 'exit':
+      return view
+    default:
+      return undefined
+  }
+}

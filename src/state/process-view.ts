@@ -1,0 +1,53 @@
+// What the controller knows of each process, and how every command's effect changes it.
+import type { Effect } from '../protocol/effects.ts'
+import type { PrimaryStatus } from '../protocol/primary.ts'
+import { fail, ok, type Result } from '../protocol/result.ts'
+import type { ProcessKind } from '../protocol/types.ts'
+import { nextComponentView, type ComponentView } from './component-view.ts'
+import { nextNfvView, type NfvView } from './nfv-view.ts'
+
+/** The primary: its port counters as last read, and when (ms since the epoch). */
+export type PrimaryView = { kind: 'primary'; status?: PrimaryStatus; readAt?: number }
+
+/**
+ * A process's state as the controller knows it: refreshed from every status reply and updated by
+ * every successful change. A field is absent until something has told it.
+ */
+export type ProcessView = PrimaryView | NfvView | ComponentView
+
+export type { ComponentView, NfvView }
+
+export const emptyView = (kind: ProcessKind): ProcessView => ({ kind })
+
+const zero = (status: PrimaryStatus): PrimaryStatus => ({
+  ...status,
+  phy_ports: status.phy_ports.map((p) => ({ ...p, rx: 0, tx: 0, tx_drop: 0 })),
+  ring_ports: status.ring_ports.map((r) => ({ ...r, rx: 0, rx_drop: 0, tx: 0, tx_drop: 0 })),
+})
+
+function nextPrimaryView(view: PrimaryView, effect: Effect, now: number): PrimaryView | undefined {
+  switch (effect.kind) {
+    case 'primary.read':
+      return { kind: 'primary', status: effect.status, readAt: now }
+    case 'primary.clear':
+      return view.status ? { ...view, status: zero(view.status) } : view
+    case 'exit':
+      return view
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The view after a successful command. Never throws: an effect that does not belong to this kind
+ * of process (a bug, not a process's doing) is a typed failure and the view stays as it was.
+ */
+export function nextView(view: ProcessView, effect: Effect, now: number): Result<ProcessView> {
+  const next =
+    view.kind === 'primary'
+      ? nextPrimaryView(view, effect, now)
+      : view.kind === 'nfv'
+        ? nextNfvView(view, effect)
+        : nextComponentView(view, effect)
+  return next ? ok(next) : fail(`a ${view.kind} cannot ${effect.kind}`, 'INTERNAL')
+}
