@@ -13,6 +13,8 @@ import { notFound, onError } from './errors.ts'
 import { nfvRoutes } from './nfv-routes.ts'
 import { primaryRoutes } from './primary-routes.ts'
 import { topologyRoutes } from './topology-routes.ts'
+import { openApiRoutes } from './openapi.ts'
+import { uiRoutes } from './ui-routes.ts'
 
 export type AppOptions = {
   registry: Registry
@@ -67,6 +69,8 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
   app.get('/metrics', async (c) =>
     c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }),
   )
+  app.route('/', openApiRoutes())
+  app.route('/', uiRoutes()) // the page and the docs (src/ui)
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
   return app
