@@ -1,5 +1,7 @@
 // Headless Chromium for end-to-end tests of the pages: Debian's binary, driven by playwright-core.
+import { once } from 'node:events'
 import { existsSync } from 'node:fs'
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import type { Test } from 'uvu'
 
@@ -45,5 +47,48 @@ export async function withPage(body: (opened: OpenedPage) => Promise<void>) {
     await body({ page, requests, problems })
   } finally {
     await browser.close()
+  }
+}
+
+/**
+ * A TCP proxy in front of the controller whose connections a test can cut: the way to drop a
+ * page's event stream for real. While `down`, new connections are closed at once.
+ */
+export async function cuttableProxy(targetPort: number) {
+  const sockets = new Set<Socket>()
+  let down = false
+  const server = createServer((client) => {
+    if (down) return void client.destroy()
+    const upstream = connect(targetPort, '127.0.0.1')
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(a)
+      a.pipe(b)
+      a.on('error', () => b.destroy())
+      a.on('close', () => {
+        sockets.delete(a)
+        b.destroy()
+      })
+    }
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return {
+    port: (server.address() as AddressInfo).port,
+    /** Cuts every connection and refuses new ones until `up()`. */
+    down() {
+      down = true
+      for (const socket of sockets) socket.destroy()
+    },
+    up() {
+      down = false
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+      await once(server, 'close')
+    },
   }
 }
