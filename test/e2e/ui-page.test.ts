@@ -64,22 +64,31 @@ browserTest(
     ),
 )
 
-browserTest(test, 'a patch made through the API appears within a second, without a reload', () =>
-  withHarness(ALL, (h) =>
-    withPage(async ({ page, requests }) => {
-      await page.goto(`${base(h)}/`)
-      await page.waitForSelector('#connection[data-connection="live"]')
-      await page.waitForSelector('[data-process="nfv:1"]')
-      await page.evaluate(() => Object.assign(window, { notReloaded: true }))
-      await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'phy:1' })
-      await page.waitForSelector('[data-patch="nfv:1 phy:0 phy:1"]', { timeout: 1000 })
-      await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
-      await page.waitForSelector('[data-process="nfv:1"][data-status="Running"]', { timeout: 1000 })
-      assert.ok(await page.evaluate(() => 'notReloaded' in window), 'the page was not reloaded')
-      assert.is(requests.filter((url) => url === `${base(h)}/`).length, 1)
-      onlyController(h, requests)
-    }),
-  ),
+browserTest(
+  test,
+  'a patch made through the API appears within a second, without a reload or a needless layout',
+  () =>
+    withHarness(ALL, (h) =>
+      withPage(async ({ page, requests }) => {
+        await page.goto(`${base(h)}/`)
+        await page.waitForSelector('#connection[data-connection="live"]')
+        await page.waitForSelector('[data-process="nfv:1"]')
+        await page.evaluate(() => Object.assign(window, { notReloaded: true }))
+        const layouts = () => page.getAttribute('#graph', 'data-layouts').then(Number)
+        const before = await layouts()
+        await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'phy:1' })
+        await page.waitForSelector('[data-patch="nfv:1 phy:0 phy:1"]', { timeout: 1000 })
+        assert.is(await layouts(), before + 1, 'a new edge is laid out')
+        await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
+        await page.waitForSelector('[data-process="nfv:1"][data-status="Running"]', {
+          timeout: 1000,
+        })
+        assert.is(await layouts(), before + 1, 'Idle -> Running restyles without a new layout')
+        assert.ok(await page.evaluate(() => 'notReloaded' in window), 'the page was not reloaded')
+        assert.is(requests.filter((url) => url === `${base(h)}/`).length, 1)
+        onlyController(h, requests)
+      }),
+    ),
 )
 
 browserTest(test, 'a process that exits disappears, and returns when it connects again', () =>
