@@ -34,6 +34,10 @@ const api = `http://localhost:${controller.apiPort}`
 process.stdout.write(`
 spp-ctl is running on ${api} with a simulated primary, nfv 1, vf 2 and mirror 3
 (vf and mirror read their socket once a second, as SPP's do: their requests take up to 1 s).
+
+  The live topology: ${api}/
+  The API docs:      ${api}/docs
+
 Try:
 
   curl -s ${api}/v1/processes

@@ -44,9 +44,12 @@ test('the README shows a curl example for every endpoint, and each answers as sh
           if (expected) assert.equal(r.json(), JSON.parse(expected), line)
         }
       }
+      // API routes only: the pages and their files (/, /docs, /ui/*, /docs/*) are not API routes;
+      // the README names the pages in prose, checked below.
       const routes = new Set(
         h.controller.app.routes
           .filter((r) => r.method !== 'ALL')
+          .filter((r) => /^\/(?:v1\/|metrics$|openapi\.json$)/.test(r.path))
           .map((r) => `${r.method} ${r.path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')}`),
       )
       const shown = new Set(
@@ -60,6 +63,9 @@ test('the README shows a curl example for every endpoint, and each answers as sh
         /curl -sN http:\/\/localhost:7777\/v1\/events/,
         'the event stream is shown (it never ends, so it is not run here)',
       )
+      assert.ok(routes.has('GET /openapi.json') && routes.has('GET /metrics'))
+      assert.match(README.join('\n'), /http:\/\/localhost:7777\/ /, 'the page is named')
+      assert.match(README.join('\n'), /http:\/\/localhost:7777\/docs/, 'the docs are named')
       for (const route of routes)
         if (route !== 'GET /v1/events')
           assert.ok(shown.has(route), `no README example for ${route}`)

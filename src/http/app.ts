@@ -15,6 +15,8 @@ import { presentNfv, presentTopology, type NfvStatusWords } from './present.ts'
 import { primaryRoutes } from './primary-routes.ts'
 import { processesOf } from './processes.ts'
 import { topologyRoutes } from './topology-routes.ts'
+import { openApiRoutes } from './openapi.ts'
+import { uiRoutes } from './ui-routes.ts'
 
 export type AppOptions = {
   registry: Registry
@@ -73,6 +75,8 @@ export function createApp(options: AppOptions) {
   app.get('/metrics', async (c) =>
     c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }),
   )
+  app.route('/', openApiRoutes())
+  app.route('/', uiRoutes()) // the page and the docs (src/ui)
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
   return app

@@ -13,7 +13,7 @@ test('unknown URLs are 404 text/plain; client ids must be integers', () =>
       '/v1/nfvs/01',
       '/v1/nfvs/1/',
       '/v1/nfvs/1/unknown',
-      '/',
+      '/index.html', // / is the topology page
     ]) {
       const r = await h.api('GET', path)
       assert.is(r.status, 404, path)

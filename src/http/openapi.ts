@@ -1,0 +1,101 @@
+// GET /openapi.json: the API as OpenAPI 3.1, built from the valibot schemas the routes validate with.
+import { toJsonSchema } from '@valibot/to-json-schema'
+import { Hono } from 'hono'
+import type { GenericSchema } from 'valibot'
+import { OPERATIONS, type Operation } from './operations.ts'
+import * as bodies from './schemas.ts'
+
+export { OPERATIONS, type Operation }
+
+const schema = (s: GenericSchema) => {
+  // input types: a body is described as a client sends it (before any transform the route applies)
+  const { $schema: _, ...json } = toJsonSchema(s, {
+    target: 'draft-2020-12',
+    typeMode: 'input',
+    errorMode: 'ignore',
+  })
+  return json
+}
+const text = (description: string) => ({
+  description,
+  content: { 'text/plain': { schema: { type: 'string' } } },
+})
+const PARAMETERS: Record<string, object> = {
+  client_id: { schema: { type: 'integer' }, description: 'the client id of the process' },
+  name: { schema: schema(bodies.ComponentName), description: 'a component name' },
+}
+const TAGS = (path: string) => /^\/v1\/(\w+)/.exec(path)?.[1] ?? 'pages'
+
+function operation({ path, summary, body, example, success, command }: Operation) {
+  const params = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    ...PARAMETERS[name!],
+  }))
+  const responses: Record<string, object> = {}
+  if (success === 204) responses['204'] = { description: 'Done' }
+  else if (success === 'openapi')
+    responses['200'] = {
+      description: 'OK',
+      content: { 'application/json': { schema: { type: 'object' } } },
+    }
+  else if (typeof success === 'string')
+    responses['200'] = { description: 'OK', content: { [success]: { schema: { type: 'string' } } } }
+  else
+    responses['200'] = {
+      description: 'OK',
+      content: { 'application/json': { schema: schema(success) } },
+    }
+  if (body || command)
+    responses['400'] = text(
+      (body ? 'The body is invalid (the text names the field); nothing was sent. ' : '') +
+        (command ? 'Or the process rejected the command: `command error: ...`.' : ''),
+    )
+  if (params.some((p) => p.name === 'client_id'))
+    responses['404'] = text('No process of this kind is connected with this client id')
+  if (body) responses['413'] = text('The body is over the size limit')
+  if (command)
+    responses['500'] = text('The exchange with the process failed (timeout, disconnect, bad reply)')
+  return {
+    summary,
+    tags: [TAGS(path)],
+    ...(params.length ? { parameters: params } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            description: 'JSON, whatever the Content-Type says',
+            content: {
+              'application/json': { schema: schema(body), ...(example ? { example } : {}) },
+            },
+          },
+        }
+      : {}),
+    responses,
+  }
+}
+
+/** The OpenAPI 3.1 document of `operations`. */
+export function openApiDocument(operations: Operation[] = OPERATIONS) {
+  const paths: Record<string, Record<string, object>> = {}
+  for (const op of operations) (paths[op.path] ??= {})[op.method] = operation(op)
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'spp-ctl',
+      version: '1',
+      description:
+        "SPP's REST API. Errors are text/plain; any known path answers 405 with Allow for another method.",
+    },
+    paths,
+  }
+}
+
+/** GET /openapi.json (built once: the table does not change while the controller runs). */
+export function openApiRoutes(operations: Operation[] = OPERATIONS) {
+  const document = JSON.stringify(openApiDocument(operations))
+  return new Hono().get('/openapi.json', (c) =>
+    c.body(document, 200, { 'Content-Type': 'application/json' }),
+  )
+}

@@ -1,0 +1,64 @@
+// Valibot schemas of the GET bodies, for the OpenAPI document (the routes' answers, as the spec has them).
+import * as v from 'valibot'
+import { PrimaryStatus } from '../protocol/primary.ts'
+
+const Int = v.pipe(v.number(), v.integer())
+const ClientId = v.pipe(Int, v.minValue(0))
+
+/** GET /v1/processes */
+export const ProcessList = v.array(
+  v.union([
+    v.object({ type: v.literal('primary') }),
+    v.object({ type: v.picklist(['nfv', 'vf', 'mirror']), 'client-id': ClientId }),
+  ]),
+)
+
+/** GET /v1/primary/status: the primary's own reply, passed through. */
+export { PrimaryStatus }
+
+/** GET /v1/nfvs/{client_id} */
+export const NfvInfo = v.object({
+  'client-id': ClientId,
+  status: v.picklist(['Running', 'Idle']),
+  ports: v.array(v.string()),
+  patches: v.array(v.object({ src: v.string(), dst: v.string() })),
+})
+
+const PortObject = v.object({
+  port: v.string(),
+  vlan: v.optional(v.object({ operation: v.string(), id: Int, pcp: Int })),
+})
+const Component = v.object({
+  core: Int,
+  type: v.string(),
+  name: v.optional(v.string()),
+  rx_port: v.optional(v.array(PortObject)),
+  tx_port: v.optional(v.array(PortObject)),
+})
+
+/** GET /v1/vfs/{client_id} */
+export const VfInfo = v.object({
+  'client-id': ClientId,
+  ports: v.array(v.string()),
+  components: v.array(Component),
+  classifier_table: v.array(v.object({ type: v.string(), value: v.string(), port: v.string() })),
+})
+
+/** GET /v1/mirrors/{client_id} */
+export const MirrorInfo = v.object({
+  'client-id': ClientId,
+  ports: v.array(v.string()),
+  components: v.array(Component),
+})
+
+const Unreadable = v.object({ error: v.string() })
+const byClientId = <T extends v.GenericSchema>(state: T) =>
+  v.record(v.string(), v.union([state, Unreadable]))
+
+/** GET /v1/topology */
+export const Topology = v.object({
+  primary: v.union([PrimaryStatus, Unreadable, v.object({})]),
+  nfvs: byClientId(NfvInfo),
+  vfs: byClientId(VfInfo),
+  mirrors: byClientId(MirrorInfo),
+})

@@ -1,0 +1,68 @@
+// The topology page and the API docs: our own files and vendored libraries, by explicit routes only.
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Hono } from 'hono'
+
+const require = createRequire(import.meta.url)
+const UI = fileURLToPath(new URL('../ui/', import.meta.url))
+/** The directory of the file a package's `main` names (its dist folder for these packages). */
+const mainDir = (pkg: string) => dirname(require.resolve(pkg))
+
+/**
+ * Every file the pages load, by URL. Nothing else is served: no directory listing, no path taken
+ * from the request, so no traversal; every URL the pages load is one the controller answers.
+ */
+const FILES: Record<string, () => string> = {
+  '/': () => join(UI, 'index.html'),
+  '/ui/style.css': () => join(UI, 'style.css'),
+  '/ui/page.js': () => join(UI, 'page.js'),
+  '/ui/graph.js': () => join(UI, 'graph.js'),
+  '/ui/dom.js': () => join(UI, 'dom.js'),
+  '/ui/graph-style.js': () => join(UI, 'graph-style.js'),
+  '/ui/vendor/cytoscape.mjs': () => join(mainDir('cytoscape'), 'cytoscape.esm.min.mjs'),
+  '/ui/vendor/cytoscape-dagre.mjs': () =>
+    join(mainDir('cytoscape-dagre'), 'cytoscape-dagre.min.mjs'),
+  '/docs': () => join(UI, 'docs.html'),
+  '/docs/docs.js': () => join(UI, 'docs.js'),
+  '/docs/swagger-ui.css': () => join(mainDir('swagger-ui-dist'), 'swagger-ui.css'),
+  '/docs/swagger-ui-bundle.js': () => join(mainDir('swagger-ui-dist'), 'swagger-ui-bundle.js'),
+}
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  mjs: 'text/javascript; charset=utf-8',
+}
+
+/**
+ * Only this controller: scripts, styles, fonts and requests. `data:` images because swagger-ui's
+ * stylesheet draws its icons as inline SVG; no inline script or style element anywhere.
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+/** The URLs of the page's and docs' files (static, not API routes). */
+export const UI_PATHS = Object.keys(FILES)
+
+/** GET / (the live topology), /docs (swagger-ui) and the files they load. */
+export function uiRoutes() {
+  const cache = new Map<string, Promise<Buffer>>()
+  const app = new Hono()
+  for (const [path, file] of Object.entries(FILES)) {
+    app.get(path, async (c) => {
+      let body = cache.get(path)
+      if (!body) cache.set(path, (body = readFile(file())))
+      const type = TYPES[file().slice(file().lastIndexOf('.') + 1)] ?? 'application/octet-stream'
+      return c.body(new Uint8Array(await body), 200, {
+        'Content-Type': type,
+        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'no-cache',
+      })
+    })
+  }
+  return app
+}

@@ -1,0 +1,85 @@
+// GET /openapi.json against the routes the app really has (both ways), and the files of the pages.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { OPERATIONS } from '../../src/http/openapi.ts'
+import { CONTENT_SECURITY_POLICY, UI_PATHS } from '../../src/http/ui-routes.ts'
+import { withHarness } from '../helpers/harness.ts'
+
+type Document = {
+  openapi: string
+  paths: Record<string, Record<string, Operation>>
+}
+type Operation = {
+  parameters?: { name: string; in: string; schema: { type?: string } }[]
+  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }
+  responses: Record<string, unknown>
+}
+/** hono's `/v1/nfvs/:client_id{-?(?:0|...)}/ports` in OpenAPI's syntax: `/v1/nfvs/{client_id}/ports`. */
+const openApiPath = (path: string) => path.replace(/:(\w+)(?:\{[^/]*\})?/g, '{$1}')
+/** Static files of the pages: not operations (the pages themselves, / and /docs, are). */
+const ASSETS = new Set(UI_PATHS.filter((path) => path !== '/' && path !== '/docs'))
+
+test('the document names every route the app serves, and only those', () =>
+  withHarness([], async (h) => {
+    const r = await h.api('GET', '/openapi.json')
+    assert.is(r.status, 200)
+    assert.match(r.type!, /^application\/json/)
+    const doc = r.json() as Document
+    assert.is(doc.openapi, '3.1.0')
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`))
+      .sort()
+    const served = h.controller.app.routes
+      .filter((route) => route.method !== 'ALL' && !ASSETS.has(route.path))
+      .map((route) => `${route.method} ${openApiPath(route.path)}`)
+    assert.equal(documented, [...new Set(served)].sort())
+    assert.is(documented.length, OPERATIONS.length)
+  }))
+
+test('parameters, bodies and errors come from the schemas the routes validate with', () =>
+  withHarness([], async (h) => {
+    const doc = (await h.api('GET', '/openapi.json')).json() as Document
+    const patch = doc.paths['/v1/nfvs/{client_id}/patches']!.put!
+    assert.equal(patch.parameters, [
+      {
+        name: 'client_id',
+        in: 'path',
+        required: true,
+        schema: { type: 'integer' },
+        description: 'the client id of the process',
+      },
+    ])
+    const body = patch.requestBody!.content['application/json']!.schema as {
+      required: string[]
+      properties: Record<string, { pattern: string }>
+    }
+    assert.equal(body.required, ['src', 'dst'])
+    assert.match(body.properties.src!.pattern, /phy\|ring\|vhost\|pcap\|nullpmd/)
+    assert.equal(Object.keys(patch.responses).sort(), ['204', '400', '404', '413', '500'])
+    const name = doc.paths['/v1/vfs/{client_id}/components/{name}']!.delete!.parameters![1]!
+    assert.equal([name.name, name.schema.type], ['name', 'string'])
+    const nfv = doc.paths['/v1/nfvs/{client_id}']!.get!.responses['200'] as {
+      content: { 'application/json': { schema: { properties: Record<string, unknown> } } }
+    }
+    assert.equal(Object.keys(nfv.content['application/json'].schema.properties), [
+      'client-id',
+      'status',
+      'ports',
+      'patches',
+    ])
+  }))
+
+test('the pages and their files are served with a same-origin Content-Security-Policy', () =>
+  withHarness([], async (h) => {
+    assert.match(CONTENT_SECURITY_POLICY, /^default-src 'self';/)
+    for (const path of UI_PATHS) {
+      const r = await h.api('GET', path)
+      assert.is(r.status, 200, path)
+      assert.is(r.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY, path)
+      assert.match(r.type!, path.endsWith('css') ? /^text\/css/ : /^text\/(html|javascript)/, path)
+    }
+    for (const path of ['/ui/', '/ui/../package.json', '/ui/vendor/dagre.js', '/docs/index.html'])
+      assert.is((await h.api('GET', path)).status, 404, path)
+  }))
+
+test.run()

@@ -1,0 +1,94 @@
+// Headless Chromium for end-to-end tests of the pages: Debian's binary, driven by playwright-core.
+import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Test } from 'uvu'
+
+/** Debian's chromium (playwright cannot download a browser here); CHROMIUM overrides it. */
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** Why browser tests cannot run on this machine, or undefined when they can. */
+export const browserMissing = existsSync(CHROMIUM)
+  ? undefined
+  : `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)`
+
+/** A test that needs the browser: reported as skipped, with the reason, when there is none. */
+export function browserTest(suite: Test, name: string, body: () => Promise<void>) {
+  if (browserMissing) {
+    console.log(`skipped "${name}": ${browserMissing}`)
+    suite.skip(name, body)
+  } else suite(name, body)
+}
+
+/** A page and every request it made (URLs) and every error or CSP violation it logged. */
+export type OpenedPage = { page: Page; requests: string[]; problems: string[] }
+
+/** Launches Chromium, runs `body` with a fresh page, always closes the browser. */
+export async function withPage(body: (opened: OpenedPage) => Promise<void>) {
+  const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
+  try {
+    const page = await browser.newPage()
+    const requests: string[] = []
+    const problems: string[] = []
+    page.on('request', (request) => requests.push(request.url()))
+    page.on('pageerror', (error) => problems.push(error.message))
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text())
+    })
+    await body({ page, requests, problems })
+  } finally {
+    await browser.close()
+  }
+}
+
+/**
+ * A TCP proxy in front of the controller whose connections a test can cut: the way to drop a
+ * page's event stream for real. While `down`, new connections are closed at once.
+ */
+export async function cuttableProxy(targetPort: number) {
+  const sockets = new Set<Socket>()
+  let down = false
+  const server = createServer((client) => {
+    if (down) return void client.destroy()
+    const upstream = connect(targetPort, '127.0.0.1')
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(a)
+      a.pipe(b)
+      a.on('error', () => b.destroy())
+      a.on('close', () => {
+        sockets.delete(a)
+        b.destroy()
+      })
+    }
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return {
+    port: (server.address() as AddressInfo).port,
+    /** Cuts every connection and refuses new ones until `up()`. */
+    down() {
+      down = true
+      for (const socket of sockets) socket.destroy()
+    },
+    up() {
+      down = false
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+      await once(server, 'close')
+    },
+  }
+}
