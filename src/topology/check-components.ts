@@ -57,7 +57,10 @@ export function checkComponents(
         const portAt = `${at}.${dir}_port[${j}].port`
         const owner = used[dir].get(port)
         if (owner !== undefined)
-          throw new Refused(portAt, `${port} is already ${dir} of ${owner}: one ${dir} use per port`)
+          throw new Refused(
+            portAt,
+            `${port} is already ${dir} of ${owner}: one ${dir} use per port`,
+          )
         used[dir].set(port, name)
         if (port.startsWith('phy:') && !known.phy.has(port))
           throw new Refused(portAt, `${process} has no ${port}`)

@@ -2,14 +2,7 @@
 import * as v from 'valibot'
 import { ControllerError } from '../errors.ts'
 import { preview } from '../protocol/text.ts'
-import {
-  ComponentName,
-  Core,
-  Mac,
-  NfvPatchPort,
-  OptionalVlan,
-  VfPort,
-} from '../http/schemas.ts'
+import { ComponentName, Core, Mac, NfvPatchPort, OptionalVlan, VfPort } from '../http/schemas.ts'
 
 const ClientId = v.pipe(
   v.string(),

@@ -14,7 +14,9 @@ export type Entry = { port: string; vid: number; mac: string }
 export const UNTAGGED = 4095
 type VlanAdd = Extract<VlanTag, { operation: 'add' }>
 
-const vlanOf = (vlan: PortObject['vlan'] | { operation?: string } | null | undefined): VlanTag | undefined =>
+const vlanOf = (
+  vlan: PortObject['vlan'] | { operation?: string } | null | undefined,
+): VlanTag | undefined =>
   vlan?.operation === 'add'
     ? { operation: 'add', id: (vlan as VlanAdd).id, pcp: (vlan as VlanAdd).pcp }
     : vlan?.operation === 'del'
@@ -90,7 +92,12 @@ export function planComponents(
   }
   const same = (a: Entry, b?: Entry) => b !== undefined && a.vid === b.vid && a.mac === b.mac
   for (const entry of liveEntries)
-    if (!same(entry, entries.find((e) => e.port === entry.port)))
+    if (
+      !same(
+        entry,
+        entries.find((e) => e.port === entry.port),
+      )
+    )
       add(1, classifier(base, 'del', entry, `the entry on ${entry.port} is not wanted as it is`))
 
   for (const c of was) {
@@ -132,7 +139,12 @@ export function planComponents(
           add(8, attach(kind, base, w.name, dir, use))
   }
   for (const entry of entries)
-    if (!same(entry, liveEntries.find((e) => e.port === entry.port)))
+    if (
+      !same(
+        entry,
+        liveEntries.find((e) => e.port === entry.port),
+      )
+    )
       add(9, classifier(base, 'add', entry, `the entry on ${entry.port} is wanted`))
   return out
 }

@@ -27,4 +27,3 @@ export class Refused extends Error {
 
 /** What a process's plan may need to know about the others: the rings the primary created. */
 export type Context = { rings?: Set<number> }
-
