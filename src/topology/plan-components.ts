@@ -145,7 +145,7 @@ export function planComponents(
         liveEntries.find((e) => e.port === entry.port),
       )
     )
-      add(9, classifier(base, 'add', entry, `the entry on ${entry.port} is wanted`))
+      add(9, classifier(base, 'add', entry))
   return out
 }
 
@@ -172,7 +172,7 @@ function attach(kind: string, base: string, name: string, dir: Dir, use: PortUse
   }
 }
 
-function classifier(base: string, action: 'add' | 'del', e: Entry, why: string): Step {
+function classifier(base: string, action: 'add' | 'del', e: Entry, why?: string): Step {
   const body: Record<string, unknown> =
     e.vid === UNTAGGED
       ? { action, type: 'mac', mac_address: e.mac, port: e.port }
@@ -183,6 +183,6 @@ function classifier(base: string, action: 'add' | 'del', e: Entry, why: string):
     path: `${base}/classifier_table`,
     body,
     action: `classifier.${action}`,
-    why: `${action === 'add' ? 'add' : 'delete'} classifier entry ${shown} -> ${e.port}: ${why}`,
+    why: `${action === 'add' ? 'add' : 'delete'} classifier entry ${shown} -> ${e.port}${why ? `: ${why}` : ''}`,
   }
 }

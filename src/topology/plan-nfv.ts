@@ -70,8 +70,8 @@ export function planNfv(id: string, live: NfvInfo, wanted: DesiredNfv, context: 
       why: `reset the patches of nfv ${id}: the set of patches changes (there is no single-patch delete)`,
     })
   for (const port of want.removed)
-    add(6, nfvPort(base, 'del', port, `${port} is no longer wanted on nfv ${id}`))
-  for (const port of added) add(10, nfvPort(base, 'add', port, `${port} is wanted on nfv ${id}`))
+    add(6, nfvPort(base, 'del', port, `delete ${port} from nfv ${id}: not wanted`))
+  for (const port of added) add(10, nfvPort(base, 'add', port, `add ${port} to nfv ${id}`))
   if (patchesChange)
     for (const { src, dst } of want.patches)
       add(10, {
@@ -100,5 +100,5 @@ const nfvPort = (base: string, action: 'add' | 'del', port: string, why: string)
   path: `${base}/ports`,
   body: { action, port },
   action: `port.${action}`,
-  why: `${action === 'add' ? 'add' : 'delete'} ${port}: ${why}`,
+  why,
 })
