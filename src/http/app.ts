@@ -63,7 +63,7 @@ export function createApp({ registry, log, maxBodyBytes, hub, metrics, events }:
   app.route('/v1/vfs', vfRoutes(registry))
   app.route('/v1/mirrors', mirrorRoutes(registry))
   app.route('/v1', eventRoutes(hub, events))
-  app.route('/v1', topologyRoutes(registry, hub, (path, init) => app.request(path, init)))
+  app.route('/v1', topologyRoutes(registry, hub, app.request)) // steps go through the app itself
   app.get('/metrics', async (c) =>
     c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }),
   )

@@ -111,7 +111,7 @@ export type DesiredNfv = v.InferOutput<typeof NfvDesired>
 export function fieldPath(issue: v.BaseIssue<unknown>): string {
   let path = ''
   for (const item of issue.path ?? []) {
-    const key = String(item.key as string | number)
+    const key = String(item.key)
     path += item.type === 'array' ? `[${key}]` : path === '' ? key : `.${key}`
   }
   return path

@@ -39,7 +39,7 @@ export function componentsOf(
       ? [
           {
             name: entry.name,
-            core: entry.core as number,
+            core: entry.core,
             type: entry.type,
             rx: (entry.rx_port ?? []).map(({ port, vlan }) => ({ port, vlan: vlanOf(vlan) })),
             tx: (entry.tx_port ?? []).map(({ port, vlan }) => ({ port, vlan: vlanOf(vlan) })),
@@ -48,10 +48,7 @@ export function componentsOf(
       : [],
   )
 }
-type DesiredComponent = Extract<
-  NonNullable<DesiredVf['components'] | DesiredMirror['components']>[number],
-  { name: string }
->
+type DesiredComponent = Extract<NonNullable<DesiredVf['components']>[number], { name: string }>
 
 /** A classifier entry of a status (`FA:..`, `100/FA:..`) or of a desired document. */
 export function entryOf({ type, value, port }: { type: string; value: string; port: string }) {

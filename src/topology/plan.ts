@@ -17,7 +17,7 @@ function liveOf<T extends object>(
   id: string,
   field: string,
 ): T {
-  const state = section[id] ?? ({ error: 'not connected' } as Unreadable)
+  const state = section[id] ?? { error: 'not connected' }
   if (state && isUnreadable(state)) {
     throw new Refused(
       field,
