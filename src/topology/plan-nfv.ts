@@ -82,7 +82,7 @@ export function planNfv(id: string, live: NfvInfo, wanted: DesiredNfv, context: 
         why: `patch ${src} -> ${dst} on nfv ${id}`,
       })
   // `del` stops forwarding even when the status was Idle before: restart whenever Running is wanted.
-  if (want.status === 'Running' && (!running || stops || want.removed.length > 0))
+  if (want.status === 'Running' && (!running || stops))
     add(11, forward(base, 'start', `start forwarding on nfv ${id}: Running is wanted`))
   return out
 }
