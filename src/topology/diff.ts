@@ -2,7 +2,7 @@
 import type { NfvInfo } from '../protocol/nfv.ts'
 import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
 import type { DesiredDocument } from './document.ts'
-import { componentsOf, entryOf, useText, UNTAGGED, type Component } from './plan-components.ts'
+import { componentsOf, entryOf, useText, UNTAGGED, type Component } from './normalize.ts'
 import { wantedNfv } from './plan-nfv.ts'
 import type { TopologyDocument } from './read-topology.ts'
 

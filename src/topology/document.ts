@@ -8,12 +8,14 @@ const ClientId = v.pipe(
   v.string(),
   v.regex(/^(?:0|[1-9][0-9]{0,4})$/, 'expected a client id: a decimal integer'),
 )
-// Read-only members of an exported document: accepted, never compared.
+// Read-only members of an exported document: accepted, never compared. (`error` is what an export
+// shows for a process it could not read; planning for that process is refused until it can be.)
 const readOnly = v.optional(v.unknown())
 
 const NfvDesired = v.strictObject(
   {
     'client-id': readOnly,
+    error: readOnly,
     status: v.optional(v.picklist(['Running', 'Idle'], 'expected Running or Idle')),
     ports: v.optional(v.array(NfvPatchPort, 'expected an array of port ids')),
     patches: v.optional(
@@ -77,6 +79,7 @@ const ClassifierEntry = v.variant(
 const VfDesired = v.strictObject(
   {
     'client-id': readOnly,
+    error: readOnly,
     ports: readOnly,
     components: v.optional(components(['forward', 'merge', 'classifier_mac'], VfPortUse)),
     classifier_table: v.optional(v.array(ClassifierEntry, 'expected an array of entries')),
@@ -86,6 +89,7 @@ const VfDesired = v.strictObject(
 const MirrorDesired = v.strictObject(
   {
     'client-id': readOnly,
+    error: readOnly,
     ports: readOnly,
     components: v.optional(components(['mirror'], MirrorPortUse)),
   },
@@ -103,8 +107,11 @@ export const DesiredDocument = v.strictObject(
   'expected a topology document with primary, nfvs, vfs, mirrors',
 )
 export type DesiredDocument = v.InferOutput<typeof DesiredDocument>
+/** A vf's wanted components and classifier table. */
 export type DesiredVf = v.InferOutput<typeof VfDesired>
+/** A mirror's wanted components. */
 export type DesiredMirror = v.InferOutput<typeof MirrorDesired>
+/** An nfv's wanted status, ports and patches. */
 export type DesiredNfv = v.InferOutput<typeof NfvDesired>
 
 /** `vfs.2.components[1].core`: object keys joined by dots, array indexes in brackets. */

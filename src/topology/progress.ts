@@ -42,10 +42,10 @@ export async function showProgress(io: Io, plan: Plan, start: StartApply): Promi
   const bar = (done: number) => {
     const filled = Math.round((BAR * done) / total)
     const next = plan.steps[done]
-    if (tty && next)
-      out(
-        `\r\x1b[K[${'#'.repeat(filled)}${'.'.repeat(BAR - filled)}] ${done}/${total}  ${next.why}`,
-      )
+    if (!tty || !next) return
+    const line = `[${'#'.repeat(filled)}${'.'.repeat(BAR - filled)}] ${done}/${total}  ${next.why}`
+    const columns = (io.stdout as { columns?: number }).columns ?? 200
+    out(`\r\x1b[K${line.slice(0, columns - 1)}`) // one line, or \r cannot take it back
   }
   try {
     out(`\nApplying ${total} steps:\n`)

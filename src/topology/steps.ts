@@ -11,9 +11,11 @@ export type Step = {
 }
 /** A step and its place in the design note's order (1 tear down ... 11 start forwarding). */
 export type Phased = { phase: number; step: Step }
+/** The steps in order, and how many of each `action`. */
 export type Plan = { steps: Step[]; summary: Record<string, number> }
 /** A desired state a process would refuse: the document's field and why. */
 export type Refusal = { field: string; reason: string }
+/** What the planner answers. */
 export type PlanResult = { ok: true; plan: Plan } | { ok: false; refusal: Refusal }
 
 /** Thrown inside the planner, turned into a Refusal by `plan`. */

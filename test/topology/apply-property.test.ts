@@ -3,7 +3,7 @@
 import fc from 'fast-check'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { componentsOf, entryOf, useText } from '../../src/topology/plan-components.ts'
+import { componentsOf, entryOf, useText } from '../../src/topology/normalize.ts'
 import type { TopologyDocument } from '../../src/topology/read-topology.ts'
 import { withHarness, type Harness } from '../helpers/harness.ts'
 

@@ -327,6 +327,18 @@ for (const [name, desired, field, reason] of REFUSALS)
     assert.match(result.refusal.reason, reason)
   })
 
+test('an exported process that could not be read is accepted, and refused until it can be read', () => {
+  const from = {
+    ...live(),
+    nfvs: { '1': { error: 'no reply within 5000 ms' } },
+  } as TopologyDocument
+  const result = plan(from, parseDesired({ nfvs: { '1': { error: 'no reply within 5000 ms' } } }))
+  assert.equal(result.ok ? 'planned' : result.refusal, {
+    field: 'nfvs.1',
+    reason: 'nfv 1 could not be read: no reply within 5000 ms',
+  })
+})
+
 test('a bad document names the field by its path', () => {
   assert.throws(
     () => parseDesired(vfWith(unuse(2), { ...comp('a', 200, 'forward') })),
