@@ -71,7 +71,8 @@ export function createApp(options: AppOptions) {
   app.route('/v1/vfs', vfRoutes(processes))
   app.route('/v1/mirrors', mirrorRoutes(processes))
   app.route('/v1', eventRoutes(hub, events))
-  app.route('/v1', topologyRoutes(registry, presentTopology(nfvStatus)))
+  // Plan/apply steps go through the app itself, so each is checked like a client's request.
+  app.route('/v1', topologyRoutes(registry, hub, app.request, presentTopology(nfvStatus)))
   app.get('/metrics', async (c) =>
     c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }),
   )

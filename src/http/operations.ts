@@ -2,6 +2,7 @@
 import type { GenericSchema } from 'valibot'
 import * as bodies from './schemas.ts'
 import * as answers from './response-schemas.ts'
+import { DesiredDocument } from '../topology/document.ts'
 
 type Method = 'get' | 'put' | 'post' | 'delete'
 /** What a success carries: a JSON schema for GET bodies, or another media type. */
@@ -178,6 +179,23 @@ export const OPERATIONS: Operation[] = [
     path: '/v1/topology',
     summary: "Every process's state in one document",
     success: answers.Topology,
+  },
+  {
+    method: 'post',
+    path: '/v1/topology/plan',
+    summary: 'The steps that would make the live state the desired one (nothing is sent)',
+    body: DesiredDocument,
+    example: { nfvs: { '1': { status: 'Running' } } },
+    success: answers.Plan,
+  },
+  {
+    method: 'post',
+    path: '/v1/topology/apply',
+    summary: 'Plan, then run the steps in order; stops at the first failure (If-Match: an ETag)',
+    body: DesiredDocument,
+    example: { nfvs: { '1': { status: 'Running' } } },
+    success: answers.Applied,
+    command: true,
   },
   {
     method: 'get',

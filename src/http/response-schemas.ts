@@ -62,3 +62,24 @@ export const Topology = v.object({
   vfs: byClientId(VfInfo),
   mirrors: byClientId(MirrorInfo),
 })
+
+const Step = v.object({
+  method: v.picklist(['POST', 'PUT', 'DELETE']),
+  path: v.string(),
+  body: v.optional(v.record(v.string(), v.unknown())),
+  action: v.string(),
+  why: v.string(),
+})
+
+/** POST /v1/topology/plan: the ordered steps and how many of each action. */
+export const Plan = v.object({
+  steps: v.array(Step),
+  summary: v.record(v.string(), v.number()),
+})
+
+/** POST /v1/topology/apply: the steps done, the summary and how long it took. */
+export const Applied = v.object({
+  done: v.array(v.looseObject({})),
+  summary: v.record(v.string(), v.number()),
+  ms: v.number(),
+})

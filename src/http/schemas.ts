@@ -44,11 +44,13 @@ export const ComponentName = v.pipe(
     'expected 1 to 31 characters of A-Z a-z 0-9 _ . - not starting with . or -',
   ),
 )
-const Core = integer('a core id', 0, 127)
+/** A core (lcore) id as a component start takes it. */
+export const Core = integer('a core id', 0, 127)
 const VlanId = integer('a vlan id', 0, 4095)
 const Pcp = integer('a vlan pcp', 0, 7)
 const Dir = v.picklist(['rx', 'tx'], 'expected rx or tx')
-const Mac = v.pipe(
+/** A classifier MAC: canonical hex pairs, or `default`. */
+export const Mac = v.pipe(
   v.string('expected a MAC address string'),
   v.regex(
     /^(?:(?:[0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}|default)$/,
@@ -90,7 +92,8 @@ const VlanOperation = v.variant(
   ],
   'expected add, del or none',
 )
-const OptionalVlan = v.nullish(
+/** A vf port's vlan object: no operation (absent, null, {}, none), add a tag, or strip one. */
+export const OptionalVlan = v.nullish(
   v.pipe(
     v.record(v.string(), v.unknown(), 'expected a vlan object or null'),
     v.transform((vlan) => (Object.keys(vlan).length === 0 ? undefined : vlan)),

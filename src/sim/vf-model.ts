@@ -153,6 +153,12 @@ export class VfModel implements SimModel {
       reject('bad value(component type)')
     if (core === this.mainCore) return { hang: true } // waits forever for a worker that does not exist
     if (!this.cores.includes(core) || this.components.length >= 128) reject('error occur')
+    // A second classifier on one core passes every check, then the process waits for it forever.
+    if (
+      type === 'classifier_mac' &&
+      this.components.some((c) => c.core === core && c.type === type)
+    )
+      return { hang: true }
     return this.#execute(() =>
       this.components.push({
         name,

@@ -1,0 +1,136 @@
+// `spp-ctl topology get|plan|apply`: a client of the controller's REST API for whole topologies.
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { parse, stringify } from 'yaml'
+import type { DesiredDocument } from './document.ts'
+import { renderDiff } from './diff.ts'
+import { showProgress, type Io } from './progress.ts'
+import type { Plan } from './plan.ts'
+import type { TopologyDocument } from './read-topology.ts'
+import { openEventStream } from './sse-client.ts'
+
+const HELP = `Usage: spp-ctl topology get|plan|apply [options]
+
+  get     print the live topology (YAML; --json for JSON)
+  plan    print what a desired document changes, and the steps that would do it
+  apply   plan, then run the steps one at a time, with progress
+
+Options:
+  -f, --file FILE         the desired document, YAML or JSON; - reads stdin
+      --url URL           the controller (default http://localhost:7777)
+      --json              get: print JSON
+      --detailed-exitcode plan: exit 2 when there are changes (0 none, 1 error)
+  -h, --help              show this text
+`
+
+class CliError extends Error {}
+
+/** Runs one `spp-ctl topology` command; resolves with the exit status. */
+export async function runTopology(args: string[], io: Io = process): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        file: { type: 'string', short: 'f' },
+        url: { type: 'string', default: 'http://localhost:7777' },
+        json: { type: 'boolean' },
+        'detailed-exitcode': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+    if (values.help) return write(io, HELP, 0)
+    const url = values.url.replace(/\/+$/, '')
+    const [command, ...extra] = positionals
+    if (extra.length > 0) throw new CliError(`unexpected argument ${extra[0]}`)
+    if (command === 'get') {
+      const { body } = await request<TopologyDocument>(url, 'GET', '/v1/topology')
+      return write(io, values.json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body), 0)
+    }
+    if (command !== 'plan' && command !== 'apply')
+      throw new CliError(`expected get, plan or apply, got ${command ?? 'nothing'}`)
+    if (values.file === undefined) throw new CliError(`${command} needs -f FILE (- for stdin)`)
+    const desired = await readDocument(values.file, io)
+    const { body: live } = await request<TopologyDocument>(url, 'GET', '/v1/topology')
+    const planned = await request<Plan>(url, 'POST', '/v1/topology/plan', desired)
+    const { steps } = planned.body
+    io.stdout.write(describePlan(live, desired as DesiredDocument, planned.body))
+    if (command === 'plan') return steps.length > 0 && values['detailed-exitcode'] ? 2 : 0
+    if (steps.length === 0) return 0
+    return await showProgress(io, planned.body, (id, signal) =>
+      openEventStream(url, signal).then((events) => ({
+        events,
+        response: fetch(`${url}/v1/topology/apply`, {
+          method: 'POST',
+          body: JSON.stringify(desired),
+          headers: {
+            'Content-Type': 'application/json',
+            'If-Match': planned.etag,
+            'X-Request-Id': id,
+          },
+          signal,
+        }),
+      })),
+    )
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    io.stderr.write(`spp-ctl topology: ${message}\n`)
+    return 1
+  }
+}
+
+const write = (io: Io, text: string, status: number) => {
+  io.stdout.write(text)
+  return status
+}
+
+async function readDocument(file: string, io: Io): Promise<unknown> {
+  let text: string
+  if (file === '-') {
+    const chunks: Buffer[] = []
+    for await (const chunk of io.stdin as AsyncIterable<Buffer>) chunks.push(chunk)
+    text = Buffer.concat(chunks).toString('utf8')
+  } else {
+    text = await readFile(file, 'utf8').catch((e: Error) => {
+      throw new CliError(`cannot read ${file}: ${e.message}`)
+    })
+  }
+  try {
+    return parse(text) as unknown // YAML is a superset of JSON
+  } catch (error) {
+    throw new CliError(
+      `${file === '-' ? 'stdin' : file} is not YAML or JSON: ${(error as Error).message}`,
+    )
+  }
+}
+
+/** One REST request; a non-2xx answer becomes an error carrying the controller's text. */
+async function request<T>(url: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(url + path, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+  }).catch((error: Error) => {
+    const cause = (error.cause as Error | undefined)?.message ?? error.message
+    throw new CliError(`cannot reach the controller at ${url}: ${cause}`)
+  })
+  const text = await response.text()
+  if (!response.ok) throw new CliError(`${method} ${path}: ${response.status}: ${text.trim()}`)
+  return { body: JSON.parse(text) as T, etag: response.headers.get('etag') ?? '*' }
+}
+
+/** The diff per process, then the numbered steps and their summary. */
+function describePlan(live: TopologyDocument, desired: DesiredDocument, plan: Plan): string {
+  if (plan.steps.length === 0) return 'No changes: the live topology already matches.\n'
+  const lines = ['Changes:', ...renderDiff(live, desired).map((line) => `  ${line}`), '']
+  lines.push(`Steps (${plan.steps.length}):`)
+  const width = String(plan.steps.length).length
+  plan.steps.forEach((step, i) => {
+    lines.push(`  ${String(i + 1).padStart(width)}. ${step.why}`)
+    const body = step.body === undefined ? '' : ` ${JSON.stringify(step.body)}`
+    lines.push(`  ${' '.repeat(width)}  ${step.method} ${step.path}${body}`)
+  })
+  const counts = Object.entries(plan.summary).map(([action, n]) => `${n} ${action}`)
+  lines.push('', `Summary: ${counts.join(', ')}`, '')
+  return lines.join('\n')
+}

@@ -1,0 +1,63 @@
+// The planner: live document + desired document -> the ordered REST requests, or a refusal. Pure.
+import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
+import type { NfvInfo } from '../protocol/nfv.ts'
+import type { DesiredDocument } from './document.ts'
+import { planComponents } from './plan-components.ts'
+import { planNfv } from './plan-nfv.ts'
+import type { TopologyDocument, Unreadable } from './read-topology.ts'
+import { Refused, type Context, type Phased, type PlanResult } from './steps.ts'
+
+export type { Plan, PlanResult, Refusal, Step } from './steps.ts'
+
+const isUnreadable = (state: object): state is Unreadable => 'error' in state
+
+function liveOf<T extends object>(
+  section: Record<string, T | Unreadable>,
+  kind: string,
+  id: string,
+  field: string,
+): T {
+  const state = section[id] ?? { error: 'not connected' }
+  if (state && isUnreadable(state)) {
+    throw new Refused(
+      field,
+      state.error === 'not connected'
+        ? `no ${kind} with client id ${id} is connected`
+        : `${kind} ${id} could not be read: ${state.error}`,
+    )
+  }
+  return state
+}
+
+/** Plans every process of the desired document against the live one, in the safe order. */
+export function plan(live: TopologyDocument, desired: DesiredDocument): PlanResult {
+  const { primary } = live
+  const context: Context =
+    'ring_ports' in primary ? { rings: new Set(primary.ring_ports.map((r) => r.id)) } : {}
+  try {
+    const phased: Phased[] = []
+    for (const [id, wanted] of Object.entries(desired.vfs ?? {})) {
+      const field = `vfs.${id}`
+      const state = liveOf<VfInfo>(live.vfs, 'vf', id, field)
+      phased.push(...planComponents('vf', id, state, wanted, context, field))
+    }
+    for (const [id, wanted] of Object.entries(desired.mirrors ?? {})) {
+      const field = `mirrors.${id}`
+      const state = liveOf<MirrorInfo>(live.mirrors, 'mirror', id, field)
+      phased.push(...planComponents('mirror', id, state, wanted, context, field))
+    }
+    for (const [id, wanted] of Object.entries(desired.nfvs ?? {})) {
+      const field = `nfvs.${id}`
+      phased.push(...planNfv(id, liveOf<NfvInfo>(live.nfvs, 'nfv', id, field), wanted, context))
+    }
+    // Stable: within a phase, each process's steps keep the order its planner gave them.
+    const steps = phased.sort((a, b) => a.phase - b.phase).map(({ step }) => step)
+    const summary: Record<string, number> = {}
+    for (const { action } of steps) summary[action] = (summary[action] ?? 0) + 1
+    return { ok: true, plan: { steps, summary } }
+  } catch (error) {
+    if (error instanceof Refused)
+      return { ok: false, refusal: { field: error.field, reason: error.message } }
+    throw error
+  }
+}

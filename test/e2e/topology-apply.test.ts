@@ -1,0 +1,245 @@
+// POST /v1/topology/plan and /apply over loopback: progress events, ETag, 409, refusals, failures.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { openEventStream, type StreamEvent } from '../../src/topology/sse-client.ts'
+import { commandsOf, withHarness, type Harness } from '../helpers/harness.ts'
+
+const ALL = [
+  { kind: 'primary' as const },
+  { kind: 'nfv' as const, clientId: 1 },
+  { kind: 'vf' as const, clientId: 2 },
+]
+const CHAIN = {
+  nfvs: {
+    '1': { status: 'Running', ports: ['ring:0'], patches: [{ src: 'phy:0', dst: 'ring:0' }] },
+  },
+  vfs: {
+    '2': {
+      components: [
+        {
+          name: 'fwd1',
+          core: 2,
+          type: 'forward',
+          rx_port: [{ port: 'ring:0' }],
+          tx_port: [{ port: 'phy:1' }],
+        },
+      ],
+    },
+  },
+}
+
+/** The `apply.*` events of the stream until (and including) `apply.done` or `apply.failed`. */
+async function applyEvents(h: Harness, signal: AbortSignal) {
+  const stream = await openEventStream(`http://127.0.0.1:${h.controller.apiPort}`, signal)
+  const all = (async () => {
+    const seen: StreamEvent[] = []
+    for await (const e of stream) {
+      if (!e.event.startsWith('apply.')) continue
+      seen.push(e)
+      if (e.event !== 'apply.step') return seen
+    }
+    return seen
+  })()
+  all.catch(() => undefined) // a test that fails first aborts the stream: not a second failure
+  return { all } // wrapped: awaiting this must not wait for the events
+}
+
+const withEvents = async <T>(h: Harness, body: (events: Promise<StreamEvent[]>) => Promise<T>) => {
+  const abort = new AbortController()
+  const failsafe = setTimeout(() => abort.abort(), 10_000) // fails a missing event, never times one
+  try {
+    return await body((await applyEvents(h, abort.signal)).all)
+  } finally {
+    clearTimeout(failsafe)
+    abort.abort()
+  }
+}
+
+test('plan lists the steps; apply runs them with an apply.step event each, then apply.done', () =>
+  withHarness(ALL, async (h) => {
+    const planned = await h.api('POST', '/v1/topology/plan', CHAIN)
+    assert.is(planned.status, 200)
+    const { steps, summary } = planned.json() as {
+      steps: { path: string; why: string }[]
+      summary: object
+    }
+    assert.is(steps.length, 6)
+    assert.equal(summary, {
+      'component.start': 1,
+      'port.attach': 2,
+      'port.add': 1,
+      'patch.set': 1,
+      'forward.start': 1,
+    })
+    assert.ok(steps.every((s) => s.why.length > 0))
+    await withEvents(h, async (events) => {
+      const applied = await h.api('POST', '/v1/topology/apply', CHAIN, {
+        'X-Request-Id': 'my-apply',
+      })
+      assert.is(applied.status, 200, applied.text)
+      const { done } = applied.json() as { done: { path: string; status: number }[] }
+      assert.equal(
+        done.map((s) => s.path),
+        steps.map((s) => s.path),
+      )
+      const seen = await events
+      assert.equal(
+        seen.map((e) => [e.event, e.data.number, e.data.total, e.data.outcome, e.data.apply]),
+        [
+          ...steps.map((_, i) => ['apply.step', i + 1, 6, 'done', 'my-apply']),
+          ['apply.done', undefined, 6, undefined, 'my-apply'],
+        ],
+      )
+    })
+    assert.equal(
+      commandsOf(h.sim('vf 2')).filter((c) => c !== 'status'),
+      ['component start fwd1 2 forward', 'port add phy:1 tx fwd1', 'port add ring:0 rx fwd1'],
+    )
+    const again = await h.api('POST', '/v1/topology/plan', CHAIN)
+    assert.equal(again.json(), { steps: [], summary: {} })
+    const exported = (await h.api('GET', '/v1/topology')).json()
+    assert.equal((await h.api('POST', '/v1/topology/plan', exported)).json(), {
+      steps: [],
+      summary: {},
+    })
+  }))
+
+test('the ETag ignores counters, changes with the configuration; a stale If-Match is 412, nothing sent', () =>
+  withHarness(ALL, async (h) => {
+    const first = await h.api('GET', '/v1/topology')
+    const etag = first.headers.get('etag')!
+    assert.match(etag, /^"[\w-]+"$/)
+    assert.is((await h.api('GET', '/v1/topology')).headers.get('etag'), etag) // counters grew
+    const planned = await h.api('POST', '/v1/topology/plan', CHAIN)
+    assert.is(planned.headers.get('etag'), etag)
+    await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'vhost:0' })
+    const sent = commandsOf(h.sim('nfv 1')).length
+    const stale = await h.api('POST', '/v1/topology/apply', CHAIN, { 'If-Match': etag })
+    assert.is(stale.status, 412)
+    assert.match(stale.type!, /^text\/plain/)
+    assert.equal(commandsOf(h.sim('nfv 1')).slice(sent), ['status'])
+    const fresh = (await h.api('GET', '/v1/topology')).headers.get('etag')!
+    assert.is.not(fresh, etag)
+    const applied = await h.api('POST', '/v1/topology/apply', CHAIN, { 'If-Match': fresh })
+    assert.is(applied.status, 200, applied.text)
+  }))
+
+test('a bad document is a 400 naming the field, a refused state a 422; nothing is sent', () =>
+  withHarness(ALL, async (h) => {
+    const bad = {
+      vfs: {
+        '2': {
+          components: [{ name: 'a', core: 2, type: 'forward', tx_port: [{ port: 'ring:01' }] }],
+        },
+      },
+    }
+    for (const path of ['/v1/topology/plan', '/v1/topology/apply']) {
+      const r = await h.api('POST', path, bad)
+      assert.is(r.status, 400)
+      assert.match(r.type!, /^text\/plain/)
+      assert.match(r.text, /^invalid key\(vfs\.2\.components\[0\]\.tx_port\[0\]\.port\)/)
+    }
+    const refused = await h.api('POST', '/v1/topology/apply', {
+      vfs: { '2': { components: [{ name: 'a', core: 9, type: 'forward' }] } },
+    })
+    assert.is(refused.status, 422)
+    assert.match(
+      refused.text,
+      /^refused key\(vfs\.2\.components\[0\]\.core\): core 9 is not a worker lcore/,
+    )
+    for (const sim of h.sims)
+      assert.ok(
+        commandsOf(sim).every((c) => c === 'status'),
+        sim.label,
+      )
+  }))
+
+test('a step the process refuses: 400 naming the step, its error and the steps done; apply.failed', () =>
+  withHarness(ALL, async (h) => {
+    // An entry on a port that is no classifier tx port is registered but not shown by status.
+    await h.api('POST', '/v1/vfs/2/components', { name: 'f', core: 3, type: 'forward' })
+    await h.api('PUT', '/v1/vfs/2/components/f/ports', {
+      action: 'attach',
+      port: 'ring:1',
+      dir: 'rx',
+    })
+    await h.api('PUT', '/v1/vfs/2/classifier_table', {
+      action: 'add',
+      type: 'mac',
+      mac_address: 'default',
+      port: 'ring:1',
+    })
+    const desired = {
+      vfs: {
+        '2': {
+          components: [
+            { name: 'c', core: 2, type: 'classifier_mac', tx_port: [{ port: 'ring:1' }] },
+          ],
+          classifier_table: [{ type: 'mac', value: '00:00:00:00:00:0A', port: 'ring:1' }],
+        },
+      },
+    }
+    await withEvents(h, async (events) => {
+      const r = await h.api('POST', '/v1/topology/apply', desired)
+      assert.is(r.status, 400)
+      const body = r.json() as { failed: Record<string, unknown>; done: { action: string }[] }
+      assert.equal(body.failed.number, 5)
+      assert.equal(body.failed.path, '/v1/vfs/2/classifier_table')
+      assert.equal(body.failed.status, 400)
+      assert.equal(body.failed.error, 'command error: bad value(port)')
+      assert.equal(
+        body.done.map((s) => s.action),
+        ['port.detach', 'component.stop', 'component.start', 'port.attach'],
+      )
+      const seen = await events
+      assert.equal(
+        seen.map((e) => [e.event, e.data.number, e.data.outcome]),
+        [
+          ['apply.step', 1, 'done'],
+          ['apply.step', 2, 'done'],
+          ['apply.step', 3, 'done'],
+          ['apply.step', 4, 'done'],
+          ['apply.step', 5, 'failed'],
+          ['apply.failed', 5, undefined],
+        ],
+      )
+    })
+  }))
+
+test('a second apply while one runs is 409; the first fails with 500 when its process never answers', () =>
+  withHarness(
+    ALL,
+    async (h) => {
+      const vf = h.sim('vf 2')
+      vf.faults = { silentAt: 2 } // the handshake, the plan's status, then silence
+      const stuck = new Promise<void>((resolve) => {
+        const onCommand = (line: string) => {
+          if (!line.startsWith('component start')) return
+          vf.off('command', onCommand)
+          resolve()
+        }
+        vf.on('command', onCommand)
+      })
+      await withEvents(h, async (events) => {
+        const first = h.api('POST', '/v1/topology/apply', CHAIN)
+        const seen = events
+        await stuck // the first apply now waits for a reply that does not come
+        const second = await h.api('POST', '/v1/topology/apply', CHAIN)
+        assert.is(second.status, 409)
+        assert.match(second.text, /already running/)
+        const r = await first
+        assert.is(r.status, 500)
+        const { failed, done } = r.json() as { failed: { number: number; error: string }; done: [] }
+        assert.is(failed.number, 1)
+        assert.match(failed.error, /no reply within 1000 ms/)
+        assert.equal(done, [])
+        assert.equal(
+          (await seen).map((e) => e.event),
+          ['apply.step', 'apply.failed'],
+        )
+      })
+    },
+    { commandTimeoutMs: 1000 },
+  ))
+
+test.run()

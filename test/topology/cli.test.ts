@@ -1,0 +1,134 @@
+// `spp-ctl topology get|plan|apply` as a user runs it: the real binary against simulated processes.
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { parse, stringify } from 'yaml'
+import { withHarness, type Harness } from '../helpers/harness.ts'
+
+const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
+const DEMO = [
+  { kind: 'primary' as const },
+  { kind: 'nfv' as const, clientId: 1 },
+  { kind: 'vf' as const, clientId: 2 },
+  { kind: 'mirror' as const, clientId: 3 },
+]
+
+/** Runs `spp-ctl topology ...args` to its end; stdout is a pipe, so progress is plain lines. */
+function run(h: Harness, args: string[], stdin?: string) {
+  const child = spawn(
+    process.execPath,
+    [CLI, 'topology', ...args, '--url', `http://127.0.0.1:${h.controller.apiPort}`],
+    { stdio: ['pipe', 'pipe', 'pipe'] },
+  )
+  child.stdin.end(stdin ?? '')
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text))
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text))
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  )
+}
+
+test('get, edit, plan, apply with progress, plan again: the whole loop a user runs', () =>
+  withHarness(DEMO, async (h) => {
+    const dir = await mkdtemp(join(tmpdir(), 'spp-topology-'))
+    try {
+      const got = await run(h, ['get'])
+      assert.is(got.code, 0, got.stderr)
+      const doc = parse(got.stdout) as { nfvs: Record<string, Record<string, unknown>> } & {
+        vfs: Record<string, { components: unknown[] }>
+      }
+      assert.equal(doc.nfvs['1']!.status, 'Idle')
+      doc.nfvs['1']!.ports = ['phy:0', 'phy:1', 'ring:0']
+      doc.nfvs['1']!.patches = [{ src: 'phy:0', dst: 'ring:0' }]
+      doc.vfs['2']!.components = [
+        { name: 'fwd1', core: 2, type: 'forward', rx_port: [{ port: 'ring:0' }] },
+      ]
+      const file = join(dir, 'chain.yaml')
+      await writeFile(file, stringify(doc))
+
+      const planned = await run(h, ['plan', '-f', file, '--detailed-exitcode'])
+      assert.is(planned.code, 2, planned.stderr)
+      assert.match(
+        planned.stdout,
+        /vf 2\n {4}\+ component fwd1 \(forward on core 2\)\n {4}\+ fwd1 rx ring:0/,
+      )
+      assert.match(planned.stdout, /nfv 1\n {4}\+ port ring:0\n {4}\+ patch phy:0 -> ring:0/)
+      assert.match(planned.stdout, /Steps \(4\):\n {2}1\. start fwd1/)
+      assert.match(
+        planned.stdout,
+        /Summary: 1 component\.start, 1 port\.attach, 1 port\.add, 1 patch\.set/,
+      )
+      assert.is((await run(h, ['plan', '-f', file])).code, 0)
+
+      const applied = await run(h, ['apply', '-f', file])
+      assert.is(applied.code, 0, applied.stderr)
+      assert.match(applied.stdout, /Applying 4 steps:\n {2}done 1\/4 {2}start fwd1/)
+      assert.match(applied.stdout, /done 4\/4 {2}patch phy:0 -> ring:0 on nfv 1 {2}\(\d+\.\d s\)\n/)
+      assert.match(applied.stdout, /Applied 4 steps in \d+\.\d s\.\n$/)
+
+      const json = await run(h, ['get', '--json'])
+      const again = await run(h, ['plan', '-f', '-', '--detailed-exitcode'], json.stdout)
+      assert.is(again.code, 0, again.stderr)
+      assert.is(again.stdout, 'No changes: the live topology already matches.\n')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }))
+
+test('a refused document and a failed step exit 1 with the reason on stderr', () =>
+  withHarness(DEMO, async (h) => {
+    const refused = await run(
+      h,
+      ['apply', '-f', '-'],
+      'vfs:\n  "2":\n    components: [{ name: a, core: 1, type: forward }]\n',
+    )
+    assert.is(refused.code, 1)
+    assert.match(
+      refused.stderr,
+      /422: refused key\(vfs\.2\.components\[0\]\.core\): core 1 is not a worker/,
+    )
+    // A classifier entry the vf does not show makes the planned add fail at the process.
+    await h.api('POST', '/v1/vfs/2/components', { name: 'f', core: 3, type: 'forward' })
+    await h.api('PUT', '/v1/vfs/2/components/f/ports', {
+      action: 'attach',
+      port: 'ring:1',
+      dir: 'rx',
+    })
+    await h.api('PUT', '/v1/vfs/2/classifier_table', {
+      action: 'add',
+      type: 'mac',
+      mac_address: 'default',
+      port: 'ring:1',
+    })
+    const failed = await run(
+      h,
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        vfs: {
+          '2': {
+            components: [
+              { name: 'c', core: 2, type: 'classifier_mac', tx_port: [{ port: 'ring:1' }] },
+            ],
+            classifier_table: [{ type: 'mac', value: 'default', port: 'ring:1' }],
+          },
+        },
+      }),
+    )
+    assert.is(failed.code, 1)
+    assert.match(failed.stdout, /done 4\/5 {2}attach ring:1 tx to c/)
+    assert.match(failed.stdout, /FAILED 5\/5 {2}add classifier entry default -> ring:1/)
+    assert.match(
+      failed.stderr,
+      /Failed at step 5\/5: .*\n {2}PUT \/v1\/vfs\/2\/classifier_table .*\n {2}-> 400: command error: bad value\(port\)\n4 steps were done before it; nothing was rolled back\./,
+    )
+    const usage = await run(h, ['plan'])
+    assert.is(usage.code, 1)
+    assert.match(usage.stderr, /plan needs -f FILE/)
+  }))
+
+test.run()
