@@ -74,6 +74,8 @@ export async function startController(options: ControllerOptions) {
     registry,
     hub,
     app,
+    /** The node HTTP server under the app. */
+    httpServer: http.server,
     apiPort,
     primaryPort: processes.primaryPort,
     secondaryPort: processes.secondaryPort,

@@ -145,4 +145,22 @@ test('while stopping, the answer to a request in flight closes its keep-alive co
     { sim: { faults: { delayMs: 100 } } },
   ))
 
+test('an accept error after start (EMFILE) is logged and the API goes on serving', async () => {
+  const { log, lines } = capturedLog()
+  await withHarness(
+    [],
+    async (h) => {
+      // libuv absorbs a real EMFILE with its spare descriptor; node reports what it cannot absorb.
+      const emfile = Object.assign(new Error('accept EMFILE'), {
+        code: 'EMFILE',
+        syscall: 'accept',
+      })
+      h.controller.httpServer.emit('error', emfile)
+      assert.is((await h.api('GET', '/v1/processes')).status, 200)
+      assert.ok(lines.some((l) => l.level === 50 && l.msg === 'REST listener error; still serving'))
+    },
+    { log },
+  )
+})
+
 test.run()
