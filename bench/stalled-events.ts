@@ -1,5 +1,5 @@
 // Controller memory while one event-stream client stops reading and many events are published
-// (npm run stalled-events -- [--requests N] [--max-pending-events N]).
+// (npx tsx bench/stalled-events.ts [--requests N] [--max-pending-events N] [--no-client]).
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { parseArgs } from 'node:util'

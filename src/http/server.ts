@@ -104,13 +104,19 @@ export async function startHttpServer(options: HttpServerOptions) {
       answerRaw(socket, status, `${text}${reason}.`)
     }
   })
+  // A response whose head went out before the stop (an event stream) said keep-alive: its
+  // connection is closed as soon as it is done.
+  const afterResponse = () => stopping && server.closeIdleConnections()
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) =>
+    res.once('finish', afterResponse),
+  )
   await once(server, 'listening')
   // After start, an accept failure (EMFILE when out of descriptors) is survived: node would throw.
   server.on('error', (err) => log.error({ err }, 'REST listener error; still serving'))
   return {
     server,
     port: (server.address() as AddressInfo).port,
-    /** Answers with `Connection: close` from now on and closes idle connections. */
+    /** Answers with `Connection: close` from now on, closing connections as they become idle. */
     stop(): Promise<void> {
       stopping = true
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))

@@ -145,6 +145,23 @@ test('while stopping, the answer to a request in flight closes its keep-alive co
     { sim: { faults: { delayMs: 100 } } },
   ))
 
+test('while stopping, an event stream that ends closes its keep-alive connection at once', () =>
+  withHarness([], async (h) => {
+    const socket = connect(h.controller.apiPort, '127.0.0.1')
+    socket.on('error', () => {}) // a reset is as good as a close here
+    let text = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk
+      // The stream's end: ask again on the same connection, which must be gone by now.
+      if (text.endsWith('0\r\n\r\n')) socket.write('GET /v1/processes HTTP/1.1\r\nHost: x\r\n\r\n')
+    })
+    socket.write('GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n')
+    await once(socket, 'data') // the stream's head: it is subscribed
+    await h.controller.close()
+    await once(socket, 'close')
+    assert.is(text.split('HTTP/1.1 ').length - 1, 1, 'no answer to the request after the stream')
+  }))
+
 test('an accept error after start (EMFILE) is logged and the API goes on serving', async () => {
   const { log, lines } = capturedLog()
   await withHarness(
