@@ -1,3 +1,4 @@
+// GET /v1/events: the event stream, bounded per client.
 import type { HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
