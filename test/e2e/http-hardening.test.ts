@@ -41,6 +41,7 @@ test('requests node refuses to parse get a text/plain answer saying what was wro
       ['POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', 400, /Content-Length/],
       ['GET /v1/processes HTTP/1.1\r\nBad Header: 1\r\n\r\n', 400, /invalid character/],
       ['GET /v1/processes HTTQ/1.1\r\n\r\n', 400, /malformed request line/],
+      [`GET /v1/processes HTTP/1.1\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, 431, /too large/],
     ]
     for (const [request, status, text] of cases) {
       const reply = await raw(port, request)
