@@ -97,9 +97,8 @@ export async function startHttpServer(options: HttpServerOptions) {
     const reason = /^[\x20-\x7e]{1,80}$/.test(err.reason ?? '') ? ` (${err.reason})` : ''
     const response = (socket as { _httpMessage?: ServerResponse })._httpMessage
     log.debug({ code: err.code, status }, 'request refused by the HTTP parser')
-    // Nothing to answer on a socket the client reset, nor while a response is due on it (ours
-    // would garble that one).
-    if (!socket.writable || err.code === 'ECONNRESET' || response) socket.destroy()
+    // Nothing to answer on a socket the client reset, or once a response has begun on it.
+    if (!socket.writable || err.code === 'ECONNRESET' || response?.headersSent) socket.destroy()
     else {
       metrics.observeHttp('', 'unparsed', status)
       answerRaw(socket, status, `${text}${reason}.`)
