@@ -90,6 +90,11 @@ const level = parsed['log-level'] ?? 'info'
 if (!(LOG_LEVELS as readonly string[]).includes(level))
   fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
 const log = createLogger(level as LogLevel)
+// A crash is one JSON log line (the logger writes synchronously, so it is out before the exit).
+process.on('uncaughtException', (err) => {
+  log.fatal({ err }, 'uncaught exception; exiting')
+  process.exit(1)
+})
 
 const controller = await startController({
   log,
@@ -148,12 +153,21 @@ const controller = await startController({
     1,
     1_000_000,
   ),
-}).catch((error: Error) => fail(`cannot start: ${error.message}`))
+}).catch((error: Error) => {
+  // The flags were fine (e.g. a port in use): one line, no usage.
+  process.stderr.write(`spp-ctl: cannot start: ${error.message}\n`)
+  process.exit(1)
+})
 
+// The first signal stops gracefully; a second one exits at once, as killed by it (128 + number).
+const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143 } as const
 let stopping = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (stopping) return
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting at once')
+      process.exit(SIGNAL_STATUS[signal])
+    }
     stopping = true
     log.info({ signal }, 'shutting down')
     void controller.close().then(() => process.exit(0))

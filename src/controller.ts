@@ -1,8 +1,4 @@
-import { once } from 'node:events'
-import type { Server } from 'node:http'
 import { lookup } from 'node:dns/promises'
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
 import type { Logger } from 'pino'
 import { listenForProcesses } from './actors/process-listener.ts'
 import { Registry } from './actors/registry.ts'
@@ -10,6 +6,7 @@ import { EventHub } from './events/event-hub.ts'
 import { observeProcesses } from './observe/observe-processes.ts'
 import { createApp } from './http/app.ts'
 import type { NfvStatusWords } from './http/present.ts'
+import { startHttpServer } from './http/server.ts'
 import { createMetrics } from './observe/metrics.ts'
 
 export type ControllerOptions = {
@@ -71,24 +68,18 @@ export async function startController(options: ControllerOptions) {
     events,
     nfvStatus: options.nfvStatus,
   })
-  const server = serve({
+  const http = await startHttpServer({
     fetch: app.fetch,
-    hostname: host,
+    host,
     port: options.apiPort,
-    // A client that is slow to send its request, or sends half of it and stops, is cut off.
-    serverOptions: {
-      headersTimeout: options.httpRequestTimeoutMs,
-      requestTimeout: options.httpRequestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, options.httpRequestTimeoutMs),
-    },
-  }) as Server
-  try {
-    await once(server, 'listening')
-  } catch (error) {
+    requestTimeoutMs: options.httpRequestTimeoutMs,
+    log,
+    metrics,
+  }).catch((error: unknown) => {
     processes.close(true)
     throw error
-  }
-  const apiPort = (server.address() as AddressInfo).port
+  })
+  const apiPort = http.port
   log.info(
     { host, primaryPort: processes.primaryPort, secondaryPort: processes.secondaryPort, apiPort },
     'controller listening',
@@ -96,10 +87,10 @@ export async function startController(options: ControllerOptions) {
 
   return {
     registry,
-    /** The REST API's node HTTP server. */
-    server,
     hub,
     app,
+    /** The node HTTP server under the app. */
+    httpServer: http.server,
     apiPort,
     primaryPort: processes.primaryPort,
     secondaryPort: processes.secondaryPort,
@@ -107,9 +98,11 @@ export async function startController(options: ControllerOptions) {
     async close() {
       processes.close(false)
       hub.close() // event streams would otherwise keep their connections open
-      const drained = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeIdleConnections()
-      const grace = setTimeout(() => server.closeAllConnections(), options.commandTimeoutMs + 1000)
+      const drained = http.stop()
+      const grace = setTimeout(
+        () => http.server.closeAllConnections(),
+        options.commandTimeoutMs + 1000,
+      )
       await drained
       clearTimeout(grace)
       processes.close(true)

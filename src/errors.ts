@@ -2,6 +2,7 @@
 export type ErrorCode =
   | 'INVALID_REQUEST' // the request itself is wrong; nothing was sent
   | 'BODY_TOO_LARGE'
+  | 'CLIENT_GONE' // the client closed its connection before its request was read; no one to answer
   | 'PROCESS_NOT_FOUND'
   | 'COMMAND_REJECTED' // the process answered with an error
   | 'REPLY_TIMEOUT' // the process did not answer within the command timeout

@@ -51,6 +51,10 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
     assert.is(((await response.json()) as { 'client-id': number })['client-id'], 1)
     const [code] = (await once(child, 'exit')) as [number | null]
     assert.is(code, 0)
+    const order = logs
+      .map((l) => l.msg)
+      .filter((m) => m === 'shutting down' || m === 'controller stopped')
+    assert.equal(order, ['shutting down', 'controller stopped'], 'the last lines, flushed in order')
     const command = logs.find((l) => l.msg === 'command done')
     assert.equal([command?.process, command?.command, command?.outcome], ['nfv 1', 'status', 'ok'])
     assert.type(command?.req, 'string', 'the command log names the HTTP request')

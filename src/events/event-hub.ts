@@ -44,6 +44,11 @@ export class EventHub {
     return this.#lastId
   }
 
+  /** How many streams are listening. */
+  get subscribers(): number {
+    return this.#subscribers.size
+  }
+
   subscribe(subscriber: Subscriber): () => void {
     this.#subscribers.add(subscriber)
     return () => this.#subscribers.delete(subscriber)

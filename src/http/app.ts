@@ -45,7 +45,8 @@ export function createApp(options: AppOptions) {
     await next()
     const { status } = c.res
     metrics.observeHttp(c.req.method, routeOf(c), status)
-    const level = status >= 500 ? 'warn' : 'info'
+    // A client that left (499) is its own business: debug, never a server problem.
+    const level = status === 499 ? 'debug' : status >= 500 ? 'warn' : 'info'
     if (log.isLevelEnabled(level)) {
       log[level](
         {

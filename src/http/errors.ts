@@ -3,12 +3,16 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ControllerError, type ErrorCode } from '../errors.ts'
 import { preview } from '../protocol/text.ts'
 
-/** Every failure's status: the spec promises 400, 404 and 500 for requests that reach a process; 413 guards the body. */
+/**
+ * Every failure's status: the spec promises 400, 404 and 500 for requests that reach a process;
+ * 413 guards the body; 499 (never seen by the client, who left) counts the client's own outcome.
+ */
 export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   INVALID_REQUEST: 400,
   COMMAND_REJECTED: 400,
   PROCESS_NOT_FOUND: 404,
   BODY_TOO_LARGE: 413,
+  CLIENT_GONE: 499 as ContentfulStatusCode, // nginx's code for it: counted as a client outcome
   REPLY_TIMEOUT: 500,
   PROCESS_UNRESPONSIVE: 500,
   CONNECTION_CLOSED: 500,

@@ -1,3 +1,5 @@
+// GET /v1/events: the event stream, bounded per client.
+import type { HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import type { ControllerEvent, EventHub } from '../events/event-hub.ts'
@@ -6,9 +8,9 @@ export type EventStreamOptions = { maxPendingPerClient: number; heartbeatMs: num
 
 /**
  * GET /v1/events: Server-Sent Events of what the controller learns. A client that reconnects with
- * Last-Event-ID gets what it missed from the hub's buffer (or an `events.lost` event when the
- * buffer no longer holds it). A client that falls `maxPendingPerClient` events behind is dropped:
- * it never slows the controller, and can catch up by reconnecting.
+ * Last-Event-ID gets what it missed from the hub's buffer, at most `maxPendingPerClient` events
+ * (an `events.lost` event tells it when it missed more). A client that falls `maxPendingPerClient`
+ * events behind is dropped: it never slows the controller, and can catch up by reconnecting.
  */
 export const eventRoutes = (
   hub: EventHub,
@@ -18,19 +20,29 @@ export const eventRoutes = (
     const lastEventId = c.req.header('Last-Event-ID')
     return streamSSE(c, async (stream) => {
       const pending: ControllerEvent[] = []
-      let lost: { since: string } | undefined
+      let lost: { since: string; oldest: number } | undefined
       if (lastEventId !== undefined) {
         const replay = hub.since(/^\d+$/.test(lastEventId) ? Number(lastEventId) : -1)
-        if (!replay.complete) lost = { since: lastEventId }
-        pending.push(...replay.events)
+        // The replay keeps the live bound: the oldest events beyond it are told as lost.
+        const kept = replay.events.slice(-maxPendingPerClient)
+        if (!replay.complete || kept.length < replay.events.length)
+          lost = { since: lastEventId, oldest: kept[0]?.id ?? hub.lastId + 1 }
+        pending.push(...kept)
       }
       let wake: (() => void) | undefined
       let ended = false
-      let overflow = false
       const unsubscribe = hub.subscribe({
         push(event) {
-          if (pending.length >= maxPendingPerClient) overflow = true
-          else pending.push(event)
+          // Checked as the event is queued: the loop below may be stuck in a write to a client
+          // that stopped reading, a write that returns only when the client reads again.
+          if (pending.length < maxPendingPerClient) pending.push(event)
+          else {
+            ended = true
+            unsubscribe()
+            stream.abort()
+            // The socket's unsent bytes go with it (an ended response would keep them).
+            ;(c.env as Partial<HttpBindings> | undefined)?.outgoing?.destroy()
+          }
           wake?.()
         },
         close() {
@@ -43,12 +55,8 @@ export const eventRoutes = (
         wake?.()
       })
       try {
-        if (lost)
-          await stream.writeSSE({
-            event: 'events.lost',
-            data: JSON.stringify({ ...lost, oldest: pending[0]?.id ?? hub.lastId + 1 }),
-          })
-        while (!ended && !overflow) {
+        if (lost) await stream.writeSSE({ event: 'events.lost', data: JSON.stringify(lost) })
+        while (!ended) {
           const event = pending.shift()
           if (event) {
             await stream.writeSSE({

@@ -32,8 +32,8 @@ const integer = (what: string, min: number, max: number) =>
     v.maxValue(max, `expected ${what}: an integer ${min} to ${max}`),
   )
 
-/** Path parameter: a client id is an integer; anything else is not a URL we serve. */
-export const CLIENT_ID_PATTERN = '-?(?:0|[1-9][0-9]{0,4})'
+/** Path parameter: a client id is an integer in its one canonical spelling (not `-0` nor `01`). */
+export const CLIENT_ID_PATTERN = '(?:0|-?[1-9][0-9]{0,4})'
 /** The `/{client_id}` route segment of the secondaries' endpoints. */
 export const CLIENT_ID_SEGMENT = `/:client_id{${CLIENT_ID_PATTERN}}`
 

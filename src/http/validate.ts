@@ -6,15 +6,24 @@ import { isRecord, preview } from '../protocol/text.ts'
 
 const invalid = (message: string) => new ControllerError('INVALID_REQUEST', message)
 
+/**
+ * A value for an error text: a short preview of a scalar, only the type of anything else. Never
+ * serialised whole: a body nested 30000 levels deep would overflow the stack.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return preview(value, 64)
+  if (Array.isArray(value)) return `an array of ${value.length} items`
+  if (value === null) return 'null'
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return typeof value
+}
+
 /** The first problem of a failed parse, naming the field as SPP's controller did: `key(port) required.` */
 function describe(issue: v.BaseIssue<unknown>, field?: string): string {
   const key = [field, v.getDotPath(issue)].filter(Boolean).join('.')
   if (issue.input === undefined) return `key(${key}) required.`
-  const shown =
-    typeof issue.input === 'string'
-      ? preview(issue.input, 64)
-      : preview(JSON.stringify(issue.input) ?? typeof issue.input, 64)
-  return `invalid key(${key}): ${shown} (${issue.message})`
+  return `invalid key(${key}): ${describeValue(issue.input)} (${issue.message})`
 }
 
 /** Checks a value (e.g. a path segment, named `field` in errors) against a schema, or throws a 400. */
@@ -55,10 +64,16 @@ async function readText(c: Context): Promise<string> {
   }
   const chunks: Buffer[] = []
   let size = 0
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > max) throw tooLarge(max)
-    chunks.push(chunk)
+  try {
+    for await (const chunk of incoming as AsyncIterable<Buffer>) {
+      size += chunk.length
+      if (size > max) throw tooLarge(max)
+      chunks.push(chunk)
+    }
+  } catch (error) {
+    if (error instanceof ControllerError) throw error
+    // The stream fails only when the client closed its connection before its body ended.
+    throw new ControllerError('CLIENT_GONE', 'client closed the connection while sending its body')
   }
   return Buffer.concat(chunks).toString('utf8')
 }

@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import { connect } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { withHarness, type Harness } from '../helpers/harness.ts'
@@ -48,9 +50,9 @@ async function openEvents(h: Harness, headers: Record<string, string> = {}) {
       clearTimeout(failsafe)
       return events.splice(0, n)
     },
-    /** Resolves when the server ends the stream. */
+    /** Resolves when the server ends the stream, or cuts its connection. */
     async ended(): Promise<boolean> {
-      for (;;) if ((await reader.read()).done) return true
+      for (;;) if ((await reader.read().catch(() => ({ done: true }))).done) return true
     },
     close: () => controller.abort(),
   }
@@ -163,6 +165,52 @@ test('a client that falls too far behind is dropped, and the controller goes on 
       }
     },
     { maxPendingEventsPerClient: 8 },
+  ))
+
+test('a client that stops reading is dropped as soon as it is too far behind', () =>
+  withHarness(
+    [],
+    async (h) => {
+      const socket = connect(h.controller.apiPort, '127.0.0.1')
+      socket.write('GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n')
+      await once(socket, 'data') // the response head: the stream is subscribed
+      socket.pause() // and never read again, until the end of the test
+      assert.is(h.controller.hub.subscribers, 1)
+      // Far more than the socket buffers hold: the stream's writes stop returning.
+      const big = 'x'.repeat(64 * 1024)
+      for (let i = 0; i < 200; i++) h.controller.hub.publish('burst', { i, big })
+      assert.is(h.controller.hub.subscribers, 0, 'dropped when the event was queued')
+      let received = 0
+      socket.on('data', (chunk: Buffer) => (received += chunk.length))
+      socket.resume()
+      await once(socket, 'close')
+      assert.ok(received < 20 * big.length, `the server sent only what it had, ${received} bytes`)
+    },
+    { maxPendingEventsPerClient: 8 },
+  ))
+
+test('a Last-Event-ID replay sends at most the per-client bound, events.lost for the rest', () =>
+  withHarness(
+    [],
+    async (h) => {
+      for (let i = 1; i <= 6; i++) h.controller.hub.publish('burst', { i })
+      const stream = await openEvents(h, { 'Last-Event-ID': '0' })
+      try {
+        const events = await stream.next(4)
+        assert.equal(
+          events.map((e) => e.event),
+          ['events.lost', 'burst', 'burst', 'burst'],
+        )
+        assert.equal(events[0]!.data, { since: '0', oldest: 4 })
+        assert.equal(
+          events.slice(1).map((e) => e.data.i),
+          [4, 5, 6],
+        )
+      } finally {
+        stream.close()
+      }
+    },
+    { eventBufferSize: 100, maxPendingEventsPerClient: 3 },
   ))
 
 test.run()

@@ -113,7 +113,7 @@ test('a process that reconnects while a request body is being read is the one se
       client.write(
         `PUT /v1/nfvs/1/forward HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
       )
-      await once(h.controller.server, 'request') // the handler has found nfv 1, and reads on
+      await once(h.controller.httpServer, 'request') // the handler has found nfv 1, and reads on
       // The process drops its connection and reconnects meanwhile.
       const back = registrations(h.controller, 1)
       h.controller.registry.secondary('nfv', 1).connection.send({ type: 'close', reason: 'test' })

@@ -1,0 +1,184 @@
+// What node's HTTP layer does below hono, seen over raw loopback sockets: parser errors, 204s,
+// bodies that would overflow the stack, clients that leave, canonical ids, shutdown.
+import { once } from 'node:events'
+import { connect } from 'node:net'
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { commandsOf, withHarness } from '../helpers/harness.ts'
+
+type RawReply = { status: number; headers: Record<string, string>; body: string }
+
+/** Sends bytes as they are and reads until the server closes the connection. */
+async function raw(port: number, request: string): Promise<RawReply> {
+  const socket = connect(port, '127.0.0.1')
+  let text = ''
+  socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+  socket.write(request)
+  await once(socket, 'close')
+  return parseReply(text)
+}
+
+function parseReply(text: string): RawReply {
+  const end = text.indexOf('\r\n\r\n')
+  const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n')
+  const headers = Object.fromEntries(
+    lines.map((l) => [
+      l.slice(0, l.indexOf(':')).toLowerCase(),
+      l.slice(l.indexOf(':') + 1).trim(),
+    ]),
+  )
+  return { status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4) }
+}
+
+test('requests node refuses to parse get a text/plain answer saying what was wrong', () =>
+  withHarness([], async (h) => {
+    const port = h.controller.apiPort
+    const cases: [string, number, RegExp][] = [
+      ['FOO /v1/processes HTTP/1.1\r\nHost: x\r\n\r\n', 501, /unknown HTTP method/],
+      ['PUT /v1/nfvs/1/forward HTTP/1.1\r\nContent-Length: ten\r\n\r\n', 400, /Content-Length/],
+      ['POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', 400, /Content-Length/],
+      ['GET /v1/processes HTTP/1.1\r\nBad Header: 1\r\n\r\n', 400, /invalid character/],
+      ['GET /v1/processes HTTQ/1.1\r\n\r\n', 400, /malformed request line/],
+      [`GET /v1/processes HTTP/1.1\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`, 431, /too large/],
+    ]
+    for (const [request, status, text] of cases) {
+      const reply = await raw(port, request)
+      assert.is(reply.status, status, request)
+      assert.match(reply.headers['content-type'] ?? '', /^text\/plain/, request)
+      assert.match(reply.body, text, request)
+    }
+  }))
+
+test('a body nested 30000 levels deep is a 400 describing it by type, and nothing is sent', () =>
+  withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
+    const deep = '['.repeat(30_000) + ']'.repeat(30_000)
+    const reply = await h.api('PUT', '/v1/nfvs/1/forward', `{"action": ${deep}}`)
+    assert.is(reply.status, 400)
+    assert.match(reply.type!, /^text\/plain/)
+    assert.match(reply.text, /invalid key\(action\): an array of 1 items/)
+    assert.equal(commandsOf(h.sim('nfv 1')), [])
+  }))
+
+test('204 has no body and no Content-Type on the wire', () =>
+  withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
+    const body = '{"action":"start"}'
+    const reply = await raw(
+      h.controller.apiPort,
+      `PUT /v1/nfvs/1/forward HTTP/1.1\r\nHost: x\r\nConnection: close\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n${body}`,
+    )
+    assert.is(reply.status, 204)
+    assert.is(reply.headers['content-type'], undefined)
+    assert.is(reply.body, '')
+  }))
+
+test('a non-canonical client id such as -0 is not a URL we serve', () =>
+  withHarness([{ kind: 'nfv', clientId: 0 }], async (h) => {
+    assert.is((await h.api('GET', '/v1/nfvs/0')).status, 200)
+    for (const path of ['/v1/nfvs/-0', '/v1/nfvs/00', '/v1/nfvs/+0', '/v1/vfs/-0'])
+      assert.is((await h.api('GET', path)).status, 404, path)
+    assert.equal(commandsOf(h.sim('nfv 0')), ['status'])
+  }))
+
+/** A pino logger at debug whose lines the test can read. */
+function capturedLog() {
+  const lines: { level: number; msg: string; status?: number }[] = []
+  const waiters: (() => void)[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number])
+      for (const wake of waiters.splice(0)) wake()
+      done()
+    },
+  })
+  const log = pino({ level: 'debug' }, stream)
+  const waitFor = async (msg: string) => {
+    for (;;) {
+      const hit = lines.find((l) => l.msg === msg)
+      if (hit) return hit
+      await new Promise<void>((resolve) => waiters.push(resolve))
+    }
+  }
+  return { log, lines, waitFor }
+}
+
+test('a client that leaves mid-body is a 499 in the metrics and a debug line, not an error', async () => {
+  const { log, lines, waitFor } = capturedLog()
+  await withHarness(
+    [{ kind: 'nfv', clientId: 1 }],
+    async (h) => {
+      const socket = connect(h.controller.apiPort, '127.0.0.1')
+      const head = 'PUT /v1/nfvs/1/forward HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n'
+      socket.write(`${head}{"act`, () => socket.destroy()) // once the bytes are out
+      const line = await waitFor('http request')
+      assert.is(line.status, 499)
+      assert.is(line.level, 20, 'logged at debug')
+      assert.equal(
+        lines.filter((l) => l.level >= 50),
+        [],
+      )
+      const metrics = (await h.api('GET', '/metrics')).text
+      assert.match(metrics, /spp_http_requests_total\{[^}]*status="499"[^}]*\} 1/)
+      assert.equal(commandsOf(h.sim('nfv 1')), [])
+    },
+    { log },
+  )
+})
+
+test('while stopping, the answer to a request in flight closes its keep-alive connection', () =>
+  withHarness(
+    [{ kind: 'nfv', clientId: 1 }],
+    async (h) => {
+      const socket = connect(h.controller.apiPort, '127.0.0.1')
+      let text = ''
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+      socket.write('GET /v1/nfvs/1 HTTP/1.1\r\nHost: x\r\n\r\n') // keep-alive: HTTP/1.1's default
+      await once(h.sim('nfv 1'), 'command')
+      const stopped = h.controller.close()
+      await once(socket, 'close')
+      await stopped
+      const reply = parseReply(text)
+      assert.is(reply.status, 200)
+      assert.is(reply.headers.connection, 'close')
+    },
+    { sim: { faults: { delayMs: 100 } } },
+  ))
+
+test('while stopping, an event stream that ends closes its keep-alive connection at once', () =>
+  withHarness([], async (h) => {
+    const socket = connect(h.controller.apiPort, '127.0.0.1')
+    socket.on('error', () => {}) // a reset is as good as a close here
+    let text = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk
+      // The stream's end: ask again on the same connection, which must be gone by now.
+      if (text.endsWith('0\r\n\r\n')) socket.write('GET /v1/processes HTTP/1.1\r\nHost: x\r\n\r\n')
+    })
+    socket.write('GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n')
+    await once(socket, 'data') // the stream's head: it is subscribed
+    await h.controller.close()
+    await once(socket, 'close')
+    assert.is(text.split('HTTP/1.1 ').length - 1, 1, 'no answer to the request after the stream')
+  }))
+
+test('an accept error after start (EMFILE) is logged and the API goes on serving', async () => {
+  const { log, lines } = capturedLog()
+  await withHarness(
+    [],
+    async (h) => {
+      // libuv absorbs a real EMFILE with its spare descriptor; node reports what it cannot absorb.
+      const emfile = Object.assign(new Error('accept EMFILE'), {
+        code: 'EMFILE',
+        syscall: 'accept',
+      })
+      h.controller.httpServer.emit('error', emfile)
+      assert.is((await h.api('GET', '/v1/processes')).status, 200)
+      assert.ok(lines.some((l) => l.level === 50 && l.msg === 'REST listener error; still serving'))
+    },
+    { log },
+  )
+})
+
+test.run()
