@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises'
 import type { Logger } from 'pino'
 import { listenForProcesses } from './actors/process-listener.ts'
 import { Registry } from './actors/registry.ts'
-import { EventHub } from './events/event-hub.ts'
+import { EventHub } from './observe/event-hub.ts'
 import { observeProcesses } from './observe/observe-processes.ts'
 import { createApp } from './http/app.ts'
 import type { NfvStatusWords } from './http/present.ts'
@@ -93,6 +93,8 @@ export async function startController(options: ControllerOptions) {
     httpServer: http.server,
     apiPort,
     primaryPort: processes.primaryPort,
+    /** The TCP servers the processes connect to (primary, secondary). */
+    processServers: processes.servers,
     secondaryPort: processes.secondaryPort,
     /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
     async close() {

@@ -134,10 +134,19 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
     secondaryServer.close()
     throw error
   }
+  // After start, an accept error (EMFILE, ECONNABORTED) costs that one connection, not the ports.
+  for (const [server, port] of [
+    [primaryServer, 'primary'],
+    [secondaryServer, 'secondary'],
+  ] as const) {
+    server.on('error', (error) => log.error({ err: error, port }, 'process listener error'))
+  }
 
   return {
     primaryPort,
     secondaryPort,
+    /** The two TCP servers (primary, secondary). */
+    servers: [primaryServer, secondaryServer] as const,
     /** Stops accepting; with `disconnect`, also closes every process connection. */
     close(disconnect: boolean) {
       primaryServer.close()

@@ -2,7 +2,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
-import type { ControllerEvent, EventHub } from '../events/event-hub.ts'
+import type { ControllerEvent, EventHub } from '../observe/event-hub.ts'
 
 export type EventStreamOptions = { maxPendingPerClient: number; heartbeatMs: number }
 

@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
 import type { Registry } from '../actors/registry.ts'
-import type { EventHub } from '../events/event-hub.ts'
+import type { EventHub } from '../observe/event-hub.ts'
 import { createApplier, type Answer, type Dispatch } from '../topology/apply.ts'
 import { parseDesired } from '../topology/document.ts'
 import { topologyEtag } from '../topology/etag.ts'

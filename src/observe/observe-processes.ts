@@ -2,7 +2,7 @@
 import type { Logger } from 'pino'
 import { processLabel } from '../actors/process-connection.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
-import type { EventHub } from '../events/event-hub.ts'
+import type { EventHub } from './event-hub.ts'
 import { commandEvents } from './events.ts'
 import type { Metrics } from './metrics.ts'
 

@@ -221,4 +221,39 @@ test('a fault while handling a process event drops that connection only; the con
     { sim: { reconnect: true } },
   ))
 
+test('an accept error on a process port after start is logged; processes still connect', async () => {
+  const { log, lines } = captureLogs('error')
+  await withHarness(
+    [],
+    async (h) => {
+      const emfile = Object.assign(new Error('accept EMFILE'), {
+        code: 'EMFILE',
+        syscall: 'accept',
+      })
+      for (const server of h.controller.processServers) server.emit('error', emfile)
+      await h.connect([{ kind: 'primary' }, { kind: 'nfv', clientId: 1 }])
+      assert.is((await h.api('GET', '/v1/nfvs/1')).status, 200)
+      assert.is(lines.filter((l) => l.msg === 'process listener error').length, 2)
+    },
+    { log },
+  )
+})
+
+test('--nfv-status wire answers in the process words (running/idling), in the nfv and the topology', () =>
+  withHarness(
+    [{ kind: 'nfv', clientId: 1 }],
+    async (h) => {
+      const status = async () =>
+        ((await h.api('GET', '/v1/nfvs/1')).json() as { status: string }).status
+      assert.is(await status(), 'idling')
+      await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
+      assert.is(await status(), 'running')
+      const topology = (await h.api('GET', '/v1/topology')).json() as {
+        nfvs: Record<string, { status: string }>
+      }
+      assert.is(topology.nfvs['1']!.status, 'running')
+    },
+    { nfvStatus: 'wire' },
+  ))
+
 test.run()

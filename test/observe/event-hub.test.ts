@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { EventHub } from '../../src/events/event-hub.ts'
+import { EventHub } from '../../src/observe/event-hub.ts'
 
 test('events get increasing ids; since() replays what came after an id', () => {
   const hub = new EventHub(10)

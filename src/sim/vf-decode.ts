@@ -1,0 +1,108 @@
+// The vf and mirror decoders, token by token, with the real processes' rules and messages.
+import type { Vlan, VfState } from './vf-state.ts'
+import { parseCNumber } from './wire.ts'
+import { parseMac, parsePort, reject, UNTAGGED, type Dir } from './vf-tokens.ts'
+
+const TYPES = { vf: ['classifier_mac', 'merge', 'forward'], mirror: ['mirror'] }
+
+/** What a change does: `done` (then the reply is success), or `hang` (no reply, ever). */
+export type Outcome = 'done' | 'hang'
+
+/** `component start NAME CORE TYPE` and `component stop NAME` (§4.6.1). */
+export function component(state: VfState, tokens: string[]): Outcome {
+  if (tokens.length < 3 || tokens.length > 5) reject('bad message format')
+  const [, action, name = ''] = tokens
+  const { components } = state
+  if (action !== 'start' && action !== 'stop') return reject('bad value(action)')
+  if (action === 'stop') {
+    state.execute(() => {
+      const index = components.findIndex((c) => c.name === name)
+      if (index !== -1) components.splice(index, 1) // stopping an unknown name succeeds
+    })
+    return 'done'
+  }
+  if (name.length > 110 || components.some((c) => c.name === name))
+    reject('bad value(component name)')
+  const core = parseCNumber(tokens[3])
+  if (!(core >= 0 && core < 128)) reject('bad value(core)')
+  const type = tokens[4] ?? ''
+  if (!TYPES[state.kind].includes(type)) reject('bad value(component type)')
+  if (components.some((c) => c.core === core && c.type !== type))
+    reject('bad value(component type)')
+  if (core === state.mainCore) return 'hang' // waits forever for a worker that does not exist
+  if (!state.cores.includes(core) || components.length >= 128) reject('error occur')
+  // A second classifier on one core passes every check, then the process waits for it forever.
+  if (type === 'classifier_mac' && components.some((c) => c.core === core && c.type === type))
+    return 'hang'
+  const empty = () => ({ rx: [], tx: [] })
+  state.execute(() => components.push({ name, type, core, pending: empty(), applied: empty() }))
+  return 'done'
+}
+
+function vlanOf(operation: string, vid: string | undefined, pcp: string | undefined): Vlan {
+  if (operation === 'del_vlantag') return { operation: 'del', id: 0, pcp: 0 }
+  if (operation !== 'add_vlantag') return reject('bad value(port vlan operation)')
+  const id = parseCNumber(vid)
+  if (!(id >= 0 && id <= 4095)) reject('bad value(port vid)')
+  const priority = parseCNumber(pcp)
+  if (!(priority >= 0 && priority <= 7)) reject('bad value(port pcp)')
+  return { operation: 'add', id, pcp: priority }
+}
+
+/** `port add|del PORT DIR NAME [add_vlantag VID PCP | del_vlantag]` (§4.6.2). */
+export function port(state: VfState, tokens: string[]): Outcome {
+  if (tokens.length < 5 || tokens.length > 8) reject('bad message format')
+  const [, action, port = '', dir = '', name = '', vlanOperation, vid, pcp] = tokens
+  if (action !== 'add' && action !== 'del') return reject('bad value(action)')
+  const full = tokens.length === 8 // the add_vlantag form skips the "in use" checks
+  if (!parsePort(port)) reject('bad value(port)')
+  const users = (d: Dir) => state.components.filter((c) => c.pending[d].includes(port))
+  if (action === 'add' && !full && users('rx').length > 0 && users('tx').length > 0)
+    reject('bad value(port)')
+  if (dir !== 'rx' && dir !== 'tx') return reject('bad value(port rxtx)')
+  if (action === 'add' && !full && users(dir).length > 0) reject('bad value(port rxtx)')
+  const component =
+    state.components.find((c) => c.name === name) ?? reject('bad value(component name)')
+  const vlan = vlanOperation === undefined ? undefined : vlanOf(vlanOperation, vid, pcp)
+  const key = `${port} ${dir}`
+  const { vlans } = state
+  state.execute(() => {
+    if (action === 'del') {
+      vlans.delete(key)
+      component.pending[dir] = component.pending[dir].filter((p) => p !== port)
+      return
+    }
+    if (component.pending[dir].includes(port)) {
+      if (vlans.get(key)?.operation !== 'add') reject('error occur')
+      vlans.set(key, vlan!)
+      return
+    }
+    if (vlan) vlans.set(key, vlan)
+    if (component.pending[dir].length >= 32) reject('error occur')
+    component.pending[dir].push(port)
+  })
+  return 'done'
+}
+
+/** `classifier_table add|del mac MAC PORT` and `... vlan VID MAC PORT` (§4.6.3). */
+export function classifierTable(state: VfState, tokens: string[]): Outcome {
+  if (tokens.length !== 5 && tokens.length !== 6) reject('bad message format')
+  const [, action, type] = tokens
+  if (action !== 'add' && action !== 'del') return reject('bad value(action)')
+  if (type !== 'mac' && type !== 'vlan') return reject('bad value(type)')
+  const withVid = tokens.length === 6
+  const vid = type === 'mac' ? UNTAGGED : withVid ? parseCNumber(tokens[3]) : 0
+  if (withVid && !(parseCNumber(tokens[3]) >= 0 && parseCNumber(tokens[3]) <= 4095))
+    reject('bad value(vlan id)')
+  const mac = parseMac(tokens[withVid ? 4 : 3] ?? '')
+  const port = tokens[withVid ? 5 : 4] ?? ''
+  const entry = state.classifier.get(port)
+  if (!state.isKnown(port)) reject('bad value(port)')
+  if (action === 'add' && entry) reject('bad value(port)')
+  if (action === 'del' && (entry?.vid !== vid || entry.mac !== mac)) reject('bad value(port)')
+  state.execute(() => {
+    if (action === 'add') state.classifier.set(port, { vid, mac })
+    else state.classifier.delete(port)
+  })
+  return 'done'
+}
