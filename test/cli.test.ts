@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startSims } from '../src/sim/start-sims.ts'
 
+// The command as shipped: bin/ runs the build in dist/ (npm test's pretest builds it first).
 const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
 
 test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0', async () => {
@@ -73,6 +75,21 @@ test('bad flags exit 2 with the reason and the usage', async () => {
   assert.is(code, 2)
   assert.match(stderr, /--command-timeout must be an integer/)
   assert.match(stderr, /Usage: spp-ctl/)
+})
+
+test('--version prints the version of package.json and exits before the other flags are read', async () => {
+  // The bad --log-level makes a CLI without --version exit 2 instead of starting to listen.
+  const child = spawn(process.execPath, [CLI, '--version', '--log-level', 'loud'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  const [code] = (await once(child, 'exit')) as [number | null]
+  assert.is(code, 0)
+  const { version } = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as { version: string }
+  assert.is(stdout, `${version}\n`)
 })
 
 test.run()
