@@ -5,9 +5,11 @@ import { createInterface } from 'node:readline'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startSims } from '../src/sim/start-sims.ts'
+import { buildDist } from './helpers/build.ts'
 
-// The command as shipped: bin/ runs the build in dist/ (npm test's pretest builds it first).
+// The command as shipped: bin/ runs the build in dist/, made from the current src/ first.
 const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
+test.before(buildDist)
 
 test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0', async () => {
   const child = spawn(
@@ -20,9 +22,13 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
     const lines = createInterface({ input: child.stderr })
     const logs: { msg: string; [key: string]: unknown }[] = []
     const waitFor = (msg: string) =>
-      new Promise<Record<string, unknown>>((resolve) => {
+      new Promise<Record<string, unknown>>((resolve, reject) => {
         const found = logs.find((l) => l.msg === msg)
         if (found) return resolve(found)
+        // A command that dies (say, an unbuilt dist/) fails the test instead of hanging it.
+        child.once('exit', (code) =>
+          reject(new Error(`spp-ctl exited with ${code} before "${msg}"`)),
+        )
         const onLine = () => {
           const hit = logs.find((l) => l.msg === msg)
           if (hit) {

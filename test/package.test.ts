@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { buildDist } from './helpers/build.ts'
 
 const run = promisify(execFile)
 const root = new URL('..', import.meta.url).pathname
@@ -16,7 +17,9 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>
 }
 
-/** The files `npm pack` would put in the tarball (dist/ is built by npm test's pretest). */
+test.before(buildDist)
+
+/** The files `npm pack` would put in the tarball. */
 const packed = async () => {
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: root,
