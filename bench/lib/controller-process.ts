@@ -1,3 +1,4 @@
+// The controller as a child process of a benchmark, with its ports, memory and CPU time.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'

@@ -1,7 +1,9 @@
 // One load figure: autocannon against a URL for a while, reduced to what the tables show.
 import autocannon from 'autocannon'
 
+/** One request autocannon sends. */
 export type Load = { method: 'GET' | 'PUT'; path: string; body?: string }
+/** What one load run measured. */
 export type Figures = {
   rps: number
   /** Latency in ms: mean, median and 99th percentile. */

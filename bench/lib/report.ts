@@ -3,6 +3,7 @@
 import type { Figures } from './load.ts'
 import type { Startup } from './startup.ts'
 
+/** Everything one benchmark run measured (also its JSON file). */
 export type Results = {
   date: string
   machine: { nproc: number; cpu: string; node: string }
@@ -15,6 +16,7 @@ export type Results = {
   scaling: { processes: number; one: Figures; all: Figures; rssMiB: number }[]
   finalPeakRssMiB: number
 }
+/** One target of issue 10 and this run's figure for it. */
 export type Target = { target: string; measured: string; met: boolean }
 
 const pct = (a: number, b: number) => (b > 0 ? Math.round((100 * a) / b) : Infinity)

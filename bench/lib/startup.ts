@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { setTimeout as delay } from 'node:timers/promises'
 
+/** Medians over a few starts. */
 export type Startup = { listeningMs: number; idleRssMiB: number; runs: number }
 
 const root = new URL('../../', import.meta.url).pathname
