@@ -1,56 +1,58 @@
-// Throughput and latency of spp-ctl against a bare node:http server answering the same bytes, and
-// how its cost grows with connected processes. Not part of `npm test`.
-// Usage: npm run bench -- [--seconds 5] [--profile]   (writes bench-results/bench-*.json)
+// Throughput, latency and memory of spp-ctl as shipped (compiled), against its baselines in the
+// same run: a minimal hono app and a bare node:http server answering the same bytes, and the raw
+// round trip of the simulated nfv with no controller in between. Not part of `npm test`.
+// Usage: npm run bench -- [--seconds 5] [--quick] [--profile]   (writes bench-results/bench-*.json)
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
 import { startChild, stopChild } from './lib/children.ts'
-import { startControllerProcess } from './lib/controller-process.ts'
+import { freePort, startControllerProcess } from './lib/controller-process.ts'
+import { load, type Figures, type Load } from './lib/load.ts'
+import { rawRoundTrips } from './lib/raw-roundtrip.ts'
+import { report, type Results } from './lib/report.ts'
+import { measureStartup } from './lib/startup.ts'
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '5' },
+    seconds: { type: 'string' },
+    quick: { type: 'boolean', default: false }, // 1 s per figure, fewer start-ups and steps
     profile: { type: 'boolean', default: false },
   },
 })
-const seconds = Number(values.seconds)
+const quick = values.quick
+const seconds = Number(values.seconds ?? (quick ? 1 : 5))
+const CONNECTIONS = 64
 const out = new URL('../bench-results/', import.meta.url).pathname
 mkdirSync(out, { recursive: true })
+const log = (line: string) => process.stderr.write(`${line}\n`)
 
-type Load = { method: 'GET' | 'PUT'; path: string; body?: string }
-type Figures = {
-  rps: number
-  p50: number
-  p99: number
-  errors: number
-  non2xx: number
-  cpu?: number
+// Start-up first, on a quiet machine: each start is a fresh process of the shipped command.
+const startup = {
+  compiled: await measureStartup('compiled', quick ? 3 : 7),
+  ...(quick ? {} : { tsx: await measureStartup('tsx', 3) }),
 }
+log(`start-up: ${startup.compiled.listeningMs} ms, ${startup.compiled.idleRssMiB.toFixed(1)} MiB`)
+const raw = await rawRoundTrips(seconds)
+log(`raw nfv round trip: ${raw.rps}/s`)
 
-async function load(
-  url: string,
-  target: Load | Load[],
-  connections: number,
-  duration = seconds,
-): Promise<Figures> {
-  const requests = Array.isArray(target) ? target : [target]
-  const result = await autocannon({
-    url,
-    connections,
-    duration,
-    requests,
-    headers: { 'content-type': 'application/json' },
-  })
-  return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  }
-}
-
-const processesUp = async (api: string, count: number) => {
+const controller = await startControllerProcess(
+  [],
+  values.profile ? ['--cpu-prof', `--cpu-prof-dir=${out}`] : [],
+  { countLogs: false },
+)
+const api = `http://127.0.0.1:${controller.apiPort}`
+const sims = (args: string[]) =>
+  startChild(
+    'bin/spp-sim.js',
+    ['-p', String(controller.primaryPort), '-s', String(controller.secondaryPort)].concat([
+      '--poll-ms',
+      '0',
+      ...args,
+    ]),
+    /connected/,
+    'stderr',
+  )
+const processesUp = async (count: number) => {
   for (let i = 0; i < 600; i++) {
     const listed = (await fetch(`${api}/v1/processes`).then((r) => r.json())) as unknown[]
     if (listed.length >= count) return
@@ -58,31 +60,8 @@ const processesUp = async (api: string, count: number) => {
   }
   throw new Error(`fewer than ${count} processes registered`)
 }
-
-const sims = (controller: { primaryPort: number; secondaryPort: number }, args: string[]) =>
-  startChild(
-    'src/sim/cli.ts',
-    [
-      '-p',
-      String(controller.primaryPort),
-      '-s',
-      String(controller.secondaryPort),
-      '--poll-ms',
-      '0',
-      ...args,
-    ],
-    /connected/,
-    'stderr',
-  )
-
-// The controller and the simulated processes (answering at once), each in its own process.
-const controller = await startControllerProcess(
-  ['--log-level', 'warn'],
-  values.profile ? ['--cpu-prof', `--cpu-prof-dir=${out}`] : [],
-)
-const api = `http://127.0.0.1:${controller.apiPort}`
-const children = [await sims(controller, ['--primary', '--nfv', '1', '--vf', '2', '--mirror', '3'])]
-await processesUp(api, 4)
+const children = [await sims(['--primary', '--nfv', '1', '--vf', '2', '--mirror', '3'])]
+await processesUp(4)
 
 const LOADS: Record<string, Load> = {
   'GET /v1/processes': { method: 'GET', path: '/v1/processes' },
@@ -95,93 +74,78 @@ const LOADS: Record<string, Load> = {
   },
 }
 
-// The bare server answers exactly what the controller answers.
+// The baselines answer exactly what the controller answers.
 const responses: Record<string, string> = {}
 for (const { method, path, body } of Object.values(LOADS)) {
   const r = await fetch(api + path, { method, body })
   responses[`${method} ${path}`] = r.status === 204 ? '' : await r.text()
 }
-writeFileSync(`${out}bare-responses.json`, JSON.stringify(responses))
-const barePort = controller.apiPort + 1
-const bare = await startChild(
-  'bench/bare-server.ts',
-  [String(barePort), `${out}bare-responses.json`],
-  /listening/,
-)
-const bareUrl = `http://127.0.0.1:${barePort}`
+writeFileSync(`${out}responses.json`, JSON.stringify(responses))
+const baseline = async (script: string) => {
+  const port = await freePort()
+  const child = await startChild(script, [String(port), `${out}responses.json`], /listening/)
+  return { child, url: `http://127.0.0.1:${port}` }
+}
+const hono = await baseline('bench/hono-server.ts')
+const bare = await baseline('bench/bare-server.ts')
 
-type Row = { endpoint: string; connections: number; controller: Figures; bare: Figures }
-const rows: Row[] = []
+const measure = async (url: string, target: Load | Load[]) => {
+  await load(url, target, CONNECTIONS, 1) // warm-up
+  return load(url, target, CONNECTIONS, seconds)
+}
+const endpoints: Results['endpoints'] = []
 for (const [endpoint, target] of Object.entries(LOADS)) {
-  for (const connections of [1, 64]) {
-    await load(api, target, connections, 1) // warm-up
-    const cpuBefore = controller.cpuSeconds()
-    const ours = await load(api, target, connections)
-    ours.cpu = Math.round((100 * (controller.cpuSeconds() - cpuBefore)) / seconds) // % of one core
-    await load(bareUrl, target, connections, 1)
-    const theirs = await load(bareUrl, target, connections)
-    rows.push({ endpoint, connections, controller: ours, bare: theirs })
-    process.stderr.write(`${endpoint} x${connections}: ${ours.rps}/s vs ${theirs.rps}/s\n`)
-  }
+  const cpuBefore = controller.cpuSeconds()
+  const ours = await measure(api, target)
+  ours.cpu = Math.round((100 * (controller.cpuSeconds() - cpuBefore)) / (seconds + 1)) // % of one core
+  const row = { endpoint, controller: ours, hono: await measure(hono.url, target) }
+  endpoints.push({ ...row, bare: await measure(bare.url, target) })
+  log(`${endpoint} x${CONNECTIONS}: ${ours.rps}/s, hono ${row.hono.rps}/s`)
 }
 const peakRssMiB = controller.peakRssMiB()
-await stopChild(bare)
+await stopChild(hono.child)
+await stopChild(bare.child)
 
 // How cost grows with connected processes: one of them polled, then all of them in turn.
-type Scale = { processes: number; oneProcess: Figures; allProcesses: Figures; rssMiB: number }
-const scaling: Scale[] = []
+const scaling: Results['scaling'] = []
 let connected = 1
-for (const processes of [1, 16, 128]) {
+for (const processes of quick ? [1, 128] : [1, 16, 128]) {
   if (processes > connected) {
-    const ids = Array.from({ length: processes - connected }, (_, i) => [
-      '--nfv',
-      String(100 + connected + i),
-    ]).flat()
-    children.push(await sims(controller, ids))
+    const ids = Array.from({ length: processes - connected }, (_, i) => 100 + connected + i)
+    children.push(await sims(ids.flatMap((id) => ['--nfv', String(id)])))
     connected = processes
-    await processesUp(api, 3 + processes)
+    await processesUp(3 + processes)
   }
   const ids = [1, ...Array.from({ length: processes - 1 }, (_, i) => 101 + i)]
   const all = ids.map((id): Load => ({ method: 'GET', path: `/v1/nfvs/${id}` }))
-  await load(api, LOADS['GET /v1/nfvs/1']!, 64, 1)
-  const oneProcess = await load(api, LOADS['GET /v1/nfvs/1']!, 64)
-  const allProcesses = await load(api, all, 64)
-  scaling.push({ processes, oneProcess, allProcesses, rssMiB: controller.rssMiB() })
-  process.stderr.write(
-    `${processes} processes: ${oneProcess.rps}/s, ${allProcesses.rps}/s over all\n`,
-  )
+  const one = await measure(api, LOADS['GET /v1/nfvs/1']!)
+  const every = await load(api, all, CONNECTIONS, seconds)
+  scaling.push({ processes, one, all: every, rssMiB: controller.rssMiB() })
+  log(`${processes} processes: ${one.rps}/s, ${every.rps}/s over all`)
 }
-const finalPeak = controller.peakRssMiB()
+const finalPeakRssMiB = controller.peakRssMiB()
 for (const child of children) await stopChild(child)
 await controller.stop()
 
-const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`
-const lines = [
-  `spp-ctl benchmark: ${seconds} s per figure, autocannon, simulated processes answering at once, ${new Date().toISOString()}`,
-  '',
-  '| endpoint | conns | spp-ctl req/s | p50 ms | p99 ms | errors | spp-ctl CPU | bare req/s | bare p99 ms | req/s ratio |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map(
-    ({ endpoint, connections, controller: c, bare: b }) =>
-      `| ${endpoint} | ${connections} | ${c.rps} | ${c.p50} | ${c.p99} | ${c.errors + c.non2xx} | ${c.cpu}% | ${b.rps} | ${b.p99} | ${pct(c.rps, b.rps)} |`,
-  ),
-  '',
-  `controller peak RSS during the endpoint runs: ${peakRssMiB.toFixed(1)} MiB. spp-ctl CPU: % of one core used by the controller process.`,
-  'Each PUT is one command to the process: its req/s is the commands/s the process round trip allows.',
-  '',
-  '| processes connected | GET /v1/nfvs/1 x64 req/s | p50 ms | p99 ms | all nfvs in turn x64 req/s | p99 ms | RSS MiB |',
-  '| --- | --- | --- | --- | --- | --- | --- |',
-  ...scaling.map(
-    ({ processes, oneProcess: o, allProcesses: a, rssMiB }) =>
-      `| ${processes} | ${o.rps} | ${o.p50} | ${o.p99} | ${a.rps} | ${a.p99} | ${rssMiB.toFixed(1)} |`,
-  ),
-  '',
-  `controller peak RSS over the whole run: ${finalPeak.toFixed(1)} MiB`,
-]
-process.stdout.write(`${lines.join('\n')}\n`)
+const results: Results = {
+  date: new Date().toISOString(),
+  machine: { nproc: availableParallelism(), cpu: cpus()[0]?.model ?? '?', node: process.version },
+  seconds,
+  connections: CONNECTIONS,
+  startup,
+  endpoints,
+  raw,
+  peakRssMiB,
+  scaling,
+  finalPeakRssMiB,
+}
+const failed = [
+  ...endpoints.flatMap((e) => [e.controller, e.hono, e.bare]),
+  ...scaling.flatMap((s) => [s.one, s.all]),
+].filter((f: Figures) => f.errors + f.non2xx > 0).length
+process.stdout.write(`${report(results)}\n`)
+if (failed > 0)
+  process.stdout.write(`\n${failed} figures had errors or non-2xx answers: see the JSON.\n`)
 const file = `${out}bench-${Date.now()}.json`
-writeFileSync(
-  file,
-  JSON.stringify({ seconds, rows, peakRssMiB, scaling, finalPeakRssMiB: finalPeak }, null, 2),
-)
+writeFileSync(file, JSON.stringify({ ...results, quick }, null, 2))
 process.stdout.write(`\nwritten to ${file}\n`)

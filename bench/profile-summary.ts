@@ -1,6 +1,7 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): where the time goes, by function and by package.
 // Usage: tsx bench/profile-summary.ts FILE.cpuprofile [TOP]
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
 type Node = {
   id: number
@@ -18,7 +19,32 @@ const self = new Map<number, number>()
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
 const total = [...self.values()].reduce((a, b) => a + b, 0)
 
-const where = (url: string) => {
+// In the bundle (dist/*.js) esbuild opens each module with a `// path` comment line: a sampled
+// line is attributed to the module whose comment comes last before it.
+const markers = new Map<string, { line: number; path: string }[]>()
+const bundled = (url: string, line: number) => {
+  if (!/\/dist\/[^/]+\.js$/.test(url)) return url
+  if (!markers.has(url)) {
+    const file = url.startsWith('file:') ? fileURLToPath(url) : url
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []
+    markers.set(
+      url,
+      lines.flatMap((text, i) => {
+        const path = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(text)?.[1]
+        return path ? [{ line: i, path: `/${path}` }] : []
+      }),
+    )
+  }
+  return (
+    markers
+      .get(url)!
+      .filter((m) => m.line <= line)
+      .at(-1)?.path ?? url
+  )
+}
+
+const where = (bundleUrl: string, line: number) => {
+  const url = bundled(bundleUrl, line)
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1]
   if (pkg) return pkg
   if (url.includes('/src/')) return `spp-ctl ${url.slice(url.indexOf('/src/') + 1)}`
@@ -34,8 +60,9 @@ const functions = new Map<string, number>()
 const packages = new Map<string, number>()
 for (const [id, us] of self) {
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame
-  add(functions, `${functionName || '(anonymous)'} ${where(url)}:${lineNumber + 1}`, us)
-  add(packages, where(url), us)
+  const place = where(url, lineNumber)
+  add(functions, `${functionName || '(anonymous)'} ${place}:${lineNumber + 1}`, us)
+  add(packages, place, us)
 }
 const show = (title: string, map: Map<string, number>) => {
   process.stdout.write(`\n${title}\n`)

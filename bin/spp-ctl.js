@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx, as `npm start` does.
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../src/cli.ts')
+// The installed command: the controller as built into dist/ (npm install runs the build), plain node.
+import '../dist/cli.js'

@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx, as `npm run sim` does.
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../src/sim/cli.ts')
+// The installed simulator: built into dist/ like the controller, run by plain node.
+import '../dist/sim.js'

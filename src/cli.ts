@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from './controller.ts'
 import type { NfvStatusWords } from './http/present.ts'
@@ -30,6 +31,7 @@ Options:
       --max-pending-events N  an event-stream client this far behind is dropped (default ${DEFAULTS.maxPendingEventsPerClient})
       --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); JSON lines on stderr
   -h, --help                  show this text
+      --version               show the version
 `
 
 const fail = (message: string): never => {
@@ -75,6 +77,7 @@ const parsed = (() => {
         'max-pending-events': { type: 'string' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
     }).values
   } catch (error) {
@@ -84,6 +87,14 @@ const parsed = (() => {
 
 if (parsed.help) {
   process.stdout.write(HELP)
+  process.exit(0)
+}
+if (parsed.version) {
+  // package.json is one level up from both src/ (tsx) and dist/ (the build).
+  const url = new URL('../package.json', import.meta.url)
+  process.stdout.write(
+    `${(JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version}\n`,
+  )
   process.exit(0)
 }
 const level = parsed['log-level'] ?? 'info'

@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startSims } from '../src/sim/start-sims.ts'
+import { buildDist } from './helpers/build.ts'
 
+// The command as shipped: bin/ runs the build in dist/, made from the current src/ first.
 const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
+test.before(buildDist)
 
 test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0', async () => {
   const child = spawn(
@@ -18,9 +22,13 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
     const lines = createInterface({ input: child.stderr })
     const logs: { msg: string; [key: string]: unknown }[] = []
     const waitFor = (msg: string) =>
-      new Promise<Record<string, unknown>>((resolve) => {
+      new Promise<Record<string, unknown>>((resolve, reject) => {
         const found = logs.find((l) => l.msg === msg)
         if (found) return resolve(found)
+        // A command that dies (say, an unbuilt dist/) fails the test instead of hanging it.
+        child.once('exit', (code) =>
+          reject(new Error(`spp-ctl exited with ${code} before "${msg}"`)),
+        )
         const onLine = () => {
           const hit = logs.find((l) => l.msg === msg)
           if (hit) {
@@ -77,6 +85,21 @@ test('bad flags exit 2 with the reason and the usage', async () => {
   assert.is(code, 2)
   assert.match(stderr, /--command-timeout must be an integer/)
   assert.match(stderr, /Usage: spp-ctl/)
+})
+
+test('--version prints the version of package.json and exits before the other flags are read', async () => {
+  // The bad --log-level makes a CLI without --version exit 2 instead of starting to listen.
+  const child = spawn(process.execPath, [CLI, '--version', '--log-level', 'loud'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  const [code] = (await once(child, 'exit')) as [number | null]
+  assert.is(code, 0)
+  const { version } = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as { version: string }
+  assert.is(stdout, `${version}\n`)
 })
 
 test.run()

@@ -1,21 +1,21 @@
+// Child processes of the benchmark: compiled commands run by plain node, bench/*.ts through tsx.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 
 const TSX = new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname
 
-/** Runs a TypeScript entry point as a child process; resolves once it prints a line matching `ready`. */
+/** Runs a script of the repository (`.js`: plain node, `.ts`: tsx); resolves once it prints a line matching `ready`. */
 export async function startChild(
   script: string,
   args: string[],
   ready: RegExp,
   stream: 'stdout' | 'stderr' = 'stdout',
 ): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [TSX, new URL(`../../${script}`, import.meta.url).pathname, ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+  const path = new URL(`../../${script}`, import.meta.url).pathname
+  const child = spawn(process.execPath, [...(script.endsWith('.ts') ? [TSX] : []), path, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   const lines = createInterface({ input: child[stream] })
   const other = stream === 'stdout' ? child.stderr : child.stdout
   other.resume()
@@ -27,6 +27,7 @@ export async function startChild(
   return child
 }
 
+/** SIGTERM, and resolves once the child has exited. */
 export async function stopChild(child: ChildProcess) {
   if (child.exitCode !== null) return
   child.kill('SIGTERM')

@@ -1,3 +1,4 @@
+// The controller as a child process of a benchmark, with its ports, memory and CPU time.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
@@ -29,10 +30,15 @@ const LEVELS: Record<number, string> = {
   60: 'fatal',
 }
 
-/** Runs `spp-ctl` as its own process on ephemeral loopback ports, so its memory is its own. */
+/**
+ * Runs `spp-ctl` as shipped (bin/, compiled) as its own process on ephemeral loopback ports, so
+ * its memory is its own. `countLogs: false` only drains its log lines (no parsing in this process,
+ * which shares the cores with the load generator).
+ */
 export async function startControllerProcess(
   extraArgs: string[] = [],
   nodeArgs: string[] = [],
+  { countLogs = true } = {},
 ): Promise<ControllerProcess> {
   const cli = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
   const [primaryPort, secondaryPort, apiPort] = [
@@ -55,18 +61,19 @@ export async function startControllerProcess(
     stdio: ['ignore', 'inherit', 'pipe'],
   })
   const logLevels = new Map<string, number>()
-  const lines = createInterface({ input: child.stderr })
-  lines.on('line', (line) => {
-    let entry: { level?: number }
-    try {
-      entry = JSON.parse(line) as { level?: number }
-    } catch {
-      process.stderr.write(`${line}\n`)
-      return
-    }
-    const level = LEVELS[entry.level ?? 0] ?? 'other'
-    logLevels.set(level, (logLevels.get(level) ?? 0) + 1)
-  })
+  if (!countLogs) child.stderr.resume()
+  else
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      let entry: { level?: number }
+      try {
+        entry = JSON.parse(line) as { level?: number }
+      } catch {
+        process.stderr.write(`${line}\n`)
+        return
+      }
+      const level = LEVELS[entry.level ?? 0] ?? 'other'
+      logLevels.set(level, (logLevels.get(level) ?? 0) + 1)
+    })
   await untilListening(apiPort, child)
   const status = (field: string) =>
     Number(
@@ -98,7 +105,7 @@ export async function startControllerProcess(
 }
 
 /** A port that is free now (the controller binds it a moment later). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo

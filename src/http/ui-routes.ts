@@ -1,4 +1,5 @@
 // The topology page and the API docs: our own files and vendored libraries, by explicit routes only.
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -6,7 +7,10 @@ import { fileURLToPath } from 'node:url'
 import { Hono } from 'hono'
 
 const require = createRequire(import.meta.url)
-const UI = fileURLToPath(new URL('../ui/', import.meta.url))
+// The page's files: next to the bundle when running compiled (dist/ui), else src/ui.
+const UI = [new URL('./ui/', import.meta.url), new URL('../ui/', import.meta.url)]
+  .map((url) => fileURLToPath(url))
+  .find((dir) => existsSync(join(dir, 'index.html')))!
 /** The directory of the file a package's `main` names (its dist folder for these packages). */
 const mainDir = (pkg: string) => dirname(require.resolve(pkg))
 
