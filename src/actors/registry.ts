@@ -25,6 +25,8 @@ type RegistryEvents = {
 
 const keyOf = ({ kind, clientId }: { kind: ProcessKind; clientId?: number }) =>
   kind === 'primary' ? 'primary' : `#${clientId}` // secondaries share one id space
+/** Probe outcomes that show the served connection is not there to answer. */
+const UNANSWERED = new Set(['REPLY_TIMEOUT', 'PROCESS_UNRESPONSIVE', 'BAD_REPLY'])
 const active = (entry: ProcessEntry) => entry.connection.getSnapshot().status === 'active'
 
 /**
@@ -52,8 +54,9 @@ export class Registry extends EventEmitter<RegistryEvents> {
     if (this.#probing.has(key)) return
     this.#probing.add(key)
     askStatus(served.connection, served.kind)
-      .catch(() => {
-        if (this.#served.get(key) !== served) return
+      .catch((error: ControllerError) => {
+        // A full queue means busy, not gone; a closed connection is already being replaced.
+        if (!UNANSWERED.has(error.code) || this.#served.get(key) !== served) return
         served.connection.send({ type: 'close', reason: 'did not answer while its id was claimed' })
       })
       .finally(() => this.#probing.delete(key))
