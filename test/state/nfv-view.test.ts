@@ -55,7 +55,7 @@ const TABLE: [string, NfvView, Effect, NfvView | undefined][] = [
     },
   ],
   [
-    'del of a port with no patches keeps the others',
+    'del of a port that is only a destination: the patch into it goes, the others stay',
     base,
     { kind: 'port.del', port: 'phy:1' },
     {
