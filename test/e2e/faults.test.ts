@@ -9,7 +9,10 @@ const T = 400
 const OPTIONS = { commandTimeoutMs: T, sim: { reconnect: true } }
 /** Resolves once `condition` holds, looking again after each turn of the event loop. */
 async function until(condition: () => boolean) {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve))
+  for (let turns = 0; !condition(); turns++) {
+    if (turns > 100_000) throw new Error('never came true') // a failsafe, not a timing
+    await new Promise((resolve) => setImmediate(resolve))
+  }
 }
 const queued = (h: Harness, clientId: number) =>
   h.controller.registry.secondary('nfv', clientId).connection.getSnapshot().context.queue.length
@@ -48,7 +51,7 @@ test('a reply held past the timeout is a 500; the other processes are served mea
   withHarness(
     NFVS,
     async (h) => {
-      h.sim('nfv 1').faults = { delayMs: 60_000 }
+      h.sim('nfv 1').hold() // never released: the reply stays held past the timeout
       const stuck = h.api('GET', '/v1/nfvs/1')
       await once(h.sim('nfv 1'), 'command')
       assert.is(
