@@ -46,14 +46,15 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
       ...(await startSims([{ kind: 'nfv', clientId: 1 }], {
         primaryPort: primaryPort!,
         secondaryPort: secondaryPort!,
-        faults: { delayMs: 300 },
       })),
     )
     await waitFor('process identified')
+    const release = sims[0]!.hold() // the reply waits until SIGTERM has been handled
     const inFlight = fetch(`http://127.0.0.1:${apiPort}/v1/nfvs/1`)
     await once(sims[0]!, 'command')
     child.kill('SIGTERM')
     await waitFor('shutting down')
+    release()
     const response = await inFlight
     assert.is(response.status, 200)
     assert.is(((await response.json()) as { 'client-id': number })['client-id'], 1)

@@ -42,7 +42,12 @@ export function createJob<T>(command: Command<T>, options: JobOptions = {}) {
         settle.reject(failure(outcome))
         return outcome
       }
-      const reply = command.decode(outcome.value)
+      let reply: Result<T>
+      try {
+        reply = command.decode(outcome.value)
+      } catch (error) {
+        reply = fail(`decoding the reply failed: ${(error as Error).message}`, 'INTERNAL')
+      }
       if (!reply.ok) {
         settle.reject(failure(reply))
         return reply

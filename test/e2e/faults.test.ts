@@ -7,6 +7,15 @@ import { commandsOf, registrations, withHarness, type Harness } from '../helpers
 // A short command timeout keeps these quick; the simulated processes reconnect as SPP's do.
 const T = 400
 const OPTIONS = { commandTimeoutMs: T, sim: { reconnect: true } }
+/** Resolves once `condition` holds, looking again after each turn of the event loop. */
+async function until(condition: () => boolean) {
+  for (let turns = 0; !condition(); turns++) {
+    if (turns > 100_000) throw new Error('never came true') // a failsafe, not a timing
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+const queued = (h: Harness, clientId: number) =>
+  h.controller.registry.secondary('nfv', clientId).connection.getSnapshot().context.queue.length
 const NFVS = [
   { kind: 'nfv' as const, clientId: 1 },
   { kind: 'nfv' as const, clientId: 2 },
@@ -42,7 +51,7 @@ test('a reply held past the timeout is a 500; the other processes are served mea
   withHarness(
     NFVS,
     async (h) => {
-      h.sim('nfv 1').faults = { delayMs: 60_000 }
+      h.sim('nfv 1').hold() // never released: the reply stays held past the timeout
       const stuck = h.api('GET', '/v1/nfvs/1')
       await once(h.sim('nfv 1'), 'command')
       assert.is(
@@ -57,12 +66,16 @@ test('a reply held past the timeout is a 500; the other processes are served mea
     OPTIONS,
   ))
 
-test('a reply held less than the timeout is simply the answer', () =>
+test('a reply held until the test releases it is simply the answer', () =>
   withHarness(
     NFVS,
     async (h) => {
-      h.sim('nfv 1').faults = { delayMs: T / 4 }
-      const r = await h.api('GET', '/v1/nfvs/1')
+      const sim = h.sim('nfv 1')
+      const release = sim.hold()
+      const pending = h.api('GET', '/v1/nfvs/1')
+      await once(sim, 'command')
+      release()
+      const r = await pending
       assert.is(r.status, 200)
       assert.equal((r.json() as { 'client-id': number })['client-id'], 1)
     },
@@ -73,20 +86,26 @@ test('a late reply is discarded, and the commands after it get their own replies
   withHarness(
     NFVS,
     async (h) => {
-      h.sim('nfv 1').faults = { late: { at: 1, ms: T * 1.5 } } // arrives inside the discard window
+      const sim = h.sim('nfv 1')
+      const release = sim.hold() // the status reply stays on its way until released
       const first = await h.api('GET', '/v1/nfvs/1')
       assert.is(first.status, 500)
       assert.match(first.text, /no reply within/)
-      // Sent while the late status reply is still on its way: it must not be taken as this answer,
-      // or the echo of `add` would then be read as the answer to the next status.
-      assert.is(
-        (await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })).status,
-        204,
-      )
+      // Queued while the late status reply is still on its way: it must not be taken as this
+      // answer, or the echo of `add` would then be read as the answer to the next status.
+      const add = h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })
+      await until(() => queued(h, 1) === 1)
+      release()
+      assert.is((await add).status, 204)
       const status = await h.api('GET', '/v1/nfvs/1')
       assert.is(status.status, 200, status.text)
       assert.equal((status.json() as { ports: string[] }).ports, ['phy:0', 'phy:1', 'ring:0'])
-      assert.equal(commandsOf(h.sim('nfv 1')), ['status', 'add ring:0', 'status'])
+      assert.equal(commandsOf(sim), ['status', 'add ring:0', 'status'])
+      assert.equal(
+        sim.received.filter((l) => l === '_get_client_id'),
+        ['_get_client_id'],
+        'the late reply was read on the same connection, not dropped with it',
+      )
     },
     OPTIONS,
   ))

@@ -57,7 +57,7 @@ test('a claimant replaces a served connection that does not answer; nothing is r
     [{ kind: 'nfv', clientId: 1 }],
     async (h) => {
       const old = h.sim('nfv 1')
-      old.faults = { delayMs: 60_000 } // the old process holds its reply
+      old.hold() // the old process holds its reply, never released
       const pending = h.api('GET', '/v1/nfvs/1')
       await once(old, 'command')
       const disconnected = once(old, 'disconnected')

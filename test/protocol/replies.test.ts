@@ -1,53 +1,12 @@
+// Decoding each command's reply: nfv, primary, vf and mirror status and echoes, vf errors.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { decodeClientId } from '../../src/protocol/client-id.ts'
 import { nfvCommands } from '../../src/protocol/nfv.ts'
 import { primaryCommands } from '../../src/protocol/primary.ts'
 import { mirrorCommands, vfCommands } from '../../src/protocol/vf.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 
 const json = (text: string) => Buffer.from(text, 'latin1')
-
-test('_get_client_id replies of every kind identify the process', () => {
-  const cases: [Buffer, unknown][] = [
-    [fixedReply('1'), { kind: 'nfv', clientId: 1 }],
-    [fixedReply('12'), { kind: 'nfv', clientId: 12 }],
-    [fixedReply('0'), { kind: 'nfv', clientId: 0 }],
-    [
-      json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }'),
-      { kind: 'vf', clientId: 2 },
-    ],
-    [
-      json('{ "results": [ { "result": "success" } ], "client_id": 3, "process_type": "mirror" }'),
-      { kind: 'mirror', clientId: 3 },
-    ],
-  ]
-  for (const [frame, expected] of cases) {
-    const id = decodeClientId(frame)
-    assert.ok(id.ok, frame.toString('latin1').slice(0, 40))
-    assert.equal(id.ok && id.value, expected)
-  }
-})
-
-test('undecodable _get_client_id replies are typed failures', () => {
-  for (const frame of [
-    fixedReply(''),
-    fixedReply('abc'),
-    fixedReply('99999999'),
-    Buffer.from([0xff, 0xfe, 0]),
-    json(
-      '{ "results": [ { "result": "error", "error_details": { "message": "bad message format" } } ] }',
-    ),
-    json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "pcap" }'),
-    json('{ "client_id": 2 '),
-  ]) {
-    assert.is(
-      decodeClientId(frame).ok,
-      false,
-      JSON.stringify(frame.toString('latin1').slice(0, 40)),
-    )
-  }
-})
 
 test('nfv status: the wire words running/idling become Running/Idle', () => {
   const reply = fixedReply(

@@ -1,0 +1,76 @@
+// The simulated process's test hooks: held replies go out in order on release; faults count commands.
+import { once } from 'node:events'
+import { createServer, type Socket } from 'node:net'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { FIXED_REPLY_BYTES } from '../../src/protocol/frames.ts'
+import { SimProcess } from '../../src/sim/sim-process.ts'
+
+/** A bare TCP peer standing in for the controller: it writes lines and collects what comes back. */
+async function controllerSide(
+  body: (peer: Socket, sim: SimProcess, replies: () => string[]) => Promise<void>,
+) {
+  const server = createServer()
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  const sim = new SimProcess({ kind: 'nfv', clientId: 1, port })
+  const accepted = once(server, 'connection') as Promise<[Socket]>
+  await sim.start()
+  const [peer] = await accepted
+  let bytes = Buffer.alloc(0)
+  peer.on('data', (chunk: Buffer) => (bytes = Buffer.concat([bytes, chunk])))
+  const replies = () => {
+    const texts: string[] = []
+    for (let at = 0; at + FIXED_REPLY_BYTES <= bytes.length; at += FIXED_REPLY_BYTES)
+      texts.push(
+        bytes
+          .subarray(at, at + FIXED_REPLY_BYTES)
+          .toString('latin1')
+          .replace(/\0+$/, ''),
+      )
+    return texts
+  }
+  try {
+    await body(peer, sim, replies)
+  } finally {
+    sim.stop()
+    peer.destroy()
+    server.close()
+  }
+}
+
+/** Writes one command and waits until the process has read it. */
+const command = async (peer: Socket, sim: SimProcess, line: string) => {
+  const read = once(sim, 'command')
+  peer.write(line)
+  await read
+}
+
+test('a hold keeps every reply until released, then sends them in order; later ones go at once', () =>
+  controllerSide(async (peer, sim, replies) => {
+    await command(peer, sim, '_get_client_id')
+    const release = sim.hold()
+    await command(peer, sim, 'forward')
+    await command(peer, sim, 'stop')
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(replies(), ['1'], 'only the handshake answered')
+    release()
+    while (replies().length < 3) await once(peer, 'data')
+    assert.equal(replies(), ['1', 'forward', 'stop'])
+    await command(peer, sim, 'status')
+    while (replies().length < 4) await once(peer, 'data')
+    assert.match(replies()[3]!, /"client-id":1/)
+  }))
+
+test('silentAt counts commands after the handshake: that one is never answered, the next is', () =>
+  controllerSide(async (peer, sim, replies) => {
+    sim.faults = { silentAt: 1 }
+    await command(peer, sim, '_get_client_id')
+    await command(peer, sim, 'forward')
+    await command(peer, sim, 'stop')
+    while (replies().length < 2) await once(peer, 'data')
+    assert.equal(replies(), ['1', 'stop'])
+  }))
+
+test.run()

@@ -1,0 +1,118 @@
+// An nfv's view after each kind of command: view + effect → next view, as a table.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Effect } from '../../src/protocol/effects.ts'
+import { nextNfvView, type NfvView } from '../../src/state/nfv-view.ts'
+
+const base: NfvView = {
+  kind: 'nfv',
+  status: 'Running',
+  ports: ['phy:0', 'phy:1', 'ring:0', 'ring:1'],
+  patches: [
+    { src: 'phy:0', dst: 'ring:0' },
+    { src: 'ring:0', dst: 'phy:1' },
+    { src: 'ring:1', dst: 'ring:0' },
+  ],
+}
+const info = { 'client-id': 1, status: 'Idle' as const, ports: ['phy:0'], patches: [] }
+
+const TABLE: [string, NfvView, Effect, NfvView | undefined][] = [
+  [
+    'a read replaces everything',
+    base,
+    { kind: 'nfv.read', info },
+    { kind: 'nfv', status: 'Idle', ports: ['phy:0'], patches: [] },
+  ],
+  [
+    'forward: Running',
+    { ...base, status: 'Idle' },
+    { kind: 'nfv.forward' },
+    { ...base, status: 'Running' },
+  ],
+  ['stop: Idle', base, { kind: 'nfv.stop' }, { ...base, status: 'Idle' }],
+  [
+    'add: the port is appended',
+    base,
+    { kind: 'port.add', port: 'vhost:0' },
+    { ...base, ports: [...base.ports!, 'vhost:0'] },
+  ],
+  ['add of a known port: unchanged', base, { kind: 'port.add', port: 'ring:0' }, base],
+  [
+    'add before any read: ports stay unknown',
+    { kind: 'nfv' },
+    { kind: 'port.add', port: 'ring:0' },
+    { kind: 'nfv' },
+  ],
+  [
+    'del: the port goes, with its patch and the first patch into it; forwarding stops',
+    base,
+    { kind: 'port.del', port: 'ring:0' },
+    {
+      kind: 'nfv',
+      status: 'Idle',
+      ports: ['phy:0', 'phy:1', 'ring:1'],
+      patches: [{ src: 'ring:1', dst: 'ring:0' }],
+    },
+  ],
+  [
+    'del of a port that is only a destination: the patch into it goes, the others stay',
+    base,
+    { kind: 'port.del', port: 'phy:1' },
+    {
+      kind: 'nfv',
+      status: 'Idle',
+      ports: ['phy:0', 'ring:0', 'ring:1'],
+      patches: [base.patches![0]!, base.patches![2]!],
+    },
+  ],
+  [
+    "patch: replaces the source port's patch, ordered by the source's slot",
+    base,
+    { kind: 'patch.set', src: 'phy:1', dst: 'ring:1' },
+    {
+      ...base,
+      patches: [
+        base.patches![0]!,
+        { src: 'phy:1', dst: 'ring:1' },
+        base.patches![1]!,
+        base.patches![2]!,
+      ],
+    },
+  ],
+  [
+    'patch of the same source again: replaced, not added',
+    base,
+    { kind: 'patch.set', src: 'phy:0', dst: 'ring:1' },
+    { ...base, patches: [{ src: 'phy:0', dst: 'ring:1' }, base.patches![1]!, base.patches![2]!] },
+  ],
+  [
+    'patch to an unknown port: the process ignores it',
+    base,
+    { kind: 'patch.set', src: 'phy:0', dst: 'ring:9' },
+    base,
+  ],
+  [
+    'patch before any read: patches become unknown',
+    { kind: 'nfv', ports: ['phy:0'] },
+    { kind: 'patch.set', src: 'phy:0', dst: 'phy:0' },
+    { kind: 'nfv', ports: ['phy:0'], patches: undefined },
+  ],
+  ['patch reset: no patches', base, { kind: 'patch.reset' }, { ...base, patches: [] }],
+  ['exit: unchanged', base, { kind: 'exit' }, base],
+  ["a vf's effect: none for an nfv", base, { kind: 'component.stop', name: 'fw1' }, undefined],
+  ["a primary's effect: none for an nfv", base, { kind: 'primary.clear' }, undefined],
+]
+
+for (const [name, view, effect, expected] of TABLE) {
+  test(name, () => {
+    assert.equal(nextNfvView(view, effect), expected)
+  })
+}
+
+test('the view given is never changed', () => {
+  const frozen = structuredClone(base)
+  for (const [, view, effect] of TABLE) nextNfvView(view, effect)
+  assert.equal(base, frozen)
+})
+
+test.run()
