@@ -141,15 +141,27 @@ export function createMetrics(processes: Registry) {
     (s) => ring(s).map(([port, r]) => [port, r.rx_drop]),
   )
 
+  // Label sets are few (routes, statuses, commands): each child is looked up once, not hashed from
+  // its labels on every request.
+  const httpChildren = new Map<string, Counter.Internal>()
+  const commandChildren = new Map<string, Histogram.Internal<'kind' | 'command'>>()
+
   return {
     registry,
     /** The text of GET /metrics; it never waits for a process. */
     render: (): Promise<string> => registry.metrics(),
     observeHttp(method: string, route: string, status: number) {
-      httpRequests.inc({ method, route, status })
+      const key = `${method} ${route} ${status}`
+      let child = httpChildren.get(key)
+      if (!child)
+        httpChildren.set(key, (child = httpRequests.labels(method, route, String(status))))
+      child.inc()
     },
     observeCommand(kind: ProcessKind, command: string, reply: Result<unknown>, seconds: number) {
-      commandSeconds.observe({ kind, command }, seconds)
+      const key = `${kind} ${command}`
+      let child = commandChildren.get(key)
+      if (!child) commandChildren.set(key, (child = commandSeconds.labels(kind, command)))
+      child.observe(seconds)
       if (reply.ok) return
       commandFailures.inc({ kind, command, error: reply.code })
       if (reply.code === 'REPLY_TIMEOUT') timeouts.inc({ kind })
