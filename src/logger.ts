@@ -11,19 +11,27 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
  * at exit and land after the last lines, or be lost.
  */
 export function createLogger(level: LogLevel = 'info'): Logger {
-  // minLength holds lines back; they are written when flushed or once 8 KiB are gathered.
-  const out = pino.destination({ dest: 2, sync: true, minLength: 8192 })
+  // Written at once whatever its length (sonic-boom retries what the pipe does not take yet).
+  const out = pino.destination({ dest: 2, sync: true })
+  let lines: string[] = []
+  let chars = 0
   let due = false
   let last = 0
   const flush = () => {
     due = false
     last = performance.now()
-    out.flush() // synchronous in sync mode, without flushSync's fsync
+    if (lines.length === 0) return
+    const text = lines.join('')
+    lines = []
+    chars = 0
+    out.write(text)
   }
-  process.on('exit', () => out.flushSync())
+  process.on('exit', flush)
   const stream = {
     write(line: string) {
-      out.write(line)
+      lines.push(line)
+      chars += line.length
+      if (chars >= MAX_GATHERED) return flush()
       if (due) return
       due = true
       const wait = last + GATHER_MS - performance.now()
@@ -33,6 +41,8 @@ export function createLogger(level: LogLevel = 'info'): Logger {
   }
   return pino({ level, base: { name: 'spp-ctl' } }, stream)
 }
+/** Characters gathered at most before they are written. */
+const MAX_GATHERED = 16_384
 /** Lines written within this long of the last write wait for the next, with those that follow. */
 const GATHER_MS = 5
 
