@@ -101,7 +101,7 @@ const level = parsed['log-level'] ?? 'info'
 if (!(LOG_LEVELS as readonly string[]).includes(level))
   fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
 const log = createLogger(level as LogLevel)
-// A crash is one JSON log line (the logger writes synchronously, so it is out before the exit).
+// A crash is one JSON log line (the logger writes what it holds synchronously at exit).
 process.on('uncaughtException', (err) => {
   log.fatal({ err }, 'uncaught exception; exiting')
   process.exit(1)

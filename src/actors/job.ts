@@ -7,8 +7,11 @@ import { effectOf, type Command } from '../protocol/types.ts'
 /** A reply frame, or why none came. */
 export type Outcome = Result<Buffer>
 
-/** One request waiting for a reply; `answer` decodes it with the request's own command. */
-type Waiter = { answer(outcome: Outcome): Result<Effect>; gone: boolean }
+/**
+ * One request waiting for a reply; `answer` decodes it with the request's own command. `gone` is
+ * set by an aborted signal; `left` is asked only when the job is about to be sent.
+ */
+type Waiter = { answer(outcome: Outcome): Result<Effect>; gone: boolean; left?: () => boolean }
 
 /**
  * A command in a process's queue. A read may be shared: requests for the same read join it and
@@ -26,7 +29,11 @@ export type Job = {
   readonly waiters: Waiter[]
 }
 
-export type JobOptions = { requestId?: string; signal?: AbortSignal }
+/**
+ * `signal` aborts when the client gives up; `left` says whether it has, checked only when needed
+ * (cheaper per request than a signal and a listener).
+ */
+export type JobOptions = { requestId?: string; signal?: AbortSignal; left?: () => boolean }
 
 const failure = (outcome: Result<unknown> & { ok: false }) =>
   new ControllerError(outcome.code, outcome.message)
@@ -37,6 +44,7 @@ export function createJob<T>(command: Command<T>, options: JobOptions = {}) {
   const promise = new Promise<T>((resolve, reject) => (settle = { resolve, reject }))
   const waiter: Waiter = {
     gone: false,
+    left: options.left,
     answer(outcome) {
       if (!outcome.ok) {
         settle.reject(failure(outcome))
@@ -72,7 +80,7 @@ export function createJob<T>(command: Command<T>, options: JobOptions = {}) {
 }
 
 /** Whether any request still waits for this job. */
-export const live = (job: Job) => job.waiters.some((w) => !w.gone)
+export const live = (job: Job) => job.waiters.some((w) => !w.gone && !w.left?.())
 
 /** Answers every request of a job; the effect seen by the first (for the view and events). */
 export function answer(job: Job, outcome: Outcome): Result<Effect> {

@@ -223,6 +223,13 @@ export const processConnection = setup({
               { type: 'setCloseReason', params: 'exited on request' },
             ],
           },
+          // Straight on to the next command: through idle, each reply cost a second microstep.
+          {
+            guard: 'hasQueue',
+            target: 'awaitingReply',
+            reenter: true, // restarts the reply timer
+            actions: { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+          },
           {
             target: 'idle',
             actions: { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },

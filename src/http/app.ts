@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { RequestIdVariables } from 'hono/request-id'
@@ -38,10 +39,18 @@ export function createApp(options: AppOptions) {
   const requestIds = requestIdSource()
   app.use(async (c, next) => {
     const started = performance.now()
-    const id = requestIds(c.req.header('x-request-id'))
+    // Node's own request and response where there are (not in app.request): c.req.header() would
+    // build a whole fetch Request, and c.header() a Headers object, for every request.
+    const node = c.env as Partial<HttpBindings> | undefined
+    const given = node?.incoming
+      ? node.incoming.headers['x-request-id']
+      : c.req.header('x-request-id')
+    const id = requestIds(typeof given === 'string' ? given : undefined)
     c.set('requestId', id)
     c.set('maxBodyBytes', maxBodyBytes) // read by readJson
-    c.header('X-Request-Id', id) // before the response exists: set afterwards, hono would rebuild it
+    // Before the response exists: set afterwards, hono would rebuild it.
+    if (node?.outgoing) node.outgoing.setHeader('X-Request-Id', id)
+    else c.header('X-Request-Id', id)
     await next()
     const { status } = c.res
     metrics.observeHttp(c.req.method, routeOf(c), status)

@@ -9,13 +9,14 @@ import type { ProcessView } from '../state/process-view.ts'
 /** The process a request addresses, by identity: its connection is looked up when it is asked. */
 export type Target = { kind: ProcessKind; clientId?: number }
 
-/** Aborts when the HTTP client goes away before its answer was sent. */
-function clientGone(c: Context): AbortSignal | undefined {
+/**
+ * Whether the HTTP client went away before its answer was sent. Asked only when its command is
+ * about to be written: an AbortController and a 'close' listener per request cost more.
+ */
+function clientGone(c: Context): (() => boolean) | undefined {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
   if (!outgoing) return undefined
-  const gone = new AbortController()
-  outgoing.once('close', () => outgoing.writableFinished || gone.abort())
-  return gone.signal
+  return () => outgoing.destroyed && !outgoing.writableFinished
 }
 
 /** Finding and asking processes on behalf of requests. */
@@ -37,7 +38,7 @@ export function processesOf(registry: Registry) {
      */
     ask<T>(c: Context, target: Target, command: Command<T>): Promise<T> {
       const { connection } = registry.find(target.kind, target.clientId)
-      return ask(connection, command, { requestId: c.get('requestId'), signal: clientGone(c) })
+      return ask(connection, command, { requestId: c.get('requestId'), left: clientGone(c) })
     },
     /** What the controller knows of the process now. */
     view(target: Target): ProcessView | undefined {
