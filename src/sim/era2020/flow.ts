@@ -1,0 +1,156 @@
+// The 2020 primary's `flow` commands (spp-protocol-2020 §4.7): rules per port, their replies.
+import { parseCNumber } from '../wire.ts'
+
+type Field = { spec?: number | string; last?: number | string; mask?: number | string }
+type Item = { type: 'eth' | 'vlan'; fields: Map<string, Field> }
+type Action = { type: string; conf: Record<string, number | string> | null }
+/** One rule as `flow create` stored it. */
+export type Rule = { id: number; attr: Record<string, number>; items: Item[]; actions: Action[] }
+
+const FIELDS = { eth: ['dst', 'src', 'type'], vlan: ['tci', 'pcp', 'dei', 'vid', 'inner_type'] }
+const MAC = /^([0-9a-fA-F]{1,2}:){5}[0-9a-fA-F]{1,2}$/
+const ACTIONS: Record<string, [string, string] | null> = {
+  jump: ['group', 'group'],
+  queue: ['index', 'index'],
+  of_pop_vlan: null,
+  of_push_vlan: ['ethertype', 'ethertype'],
+  of_set_vlan_vid: ['vlan_vid', 'vlan_vid'],
+  of_set_vlan_pcp: ['vlan_pcp', 'vlan_pcp'],
+}
+class Invalid extends Error {}
+const invalid = (): never => {
+  throw new Invalid()
+}
+const num = (token: string | undefined) => {
+  const n = parseCNumber(token)
+  return Number.isInteger(n) ? n : invalid()
+}
+
+/** Parses `[group N] [priority N] [transfer] ingress|egress pattern … / end actions … / end`. */
+function parseRule(tokens: string[]): Omit<Rule, 'id'> {
+  const attr = { group: 0, priority: 0, ingress: 0, egress: 0, transfer: 0 }
+  let at = 0
+  const next = () => tokens[at++] ?? invalid()
+  for (let word = next(); word !== 'pattern'; word = next()) {
+    if (word === 'group' || word === 'priority') attr[word] = num(next())
+    else if (word === 'transfer' || word === 'ingress' || word === 'egress') attr[word] = 1
+    else invalid()
+  }
+  const items: Item[] = []
+  for (let word = next(); word !== 'end'; word = next()) {
+    if (word !== 'eth' && word !== 'vlan') return invalid()
+    const item: Item = { type: word, fields: new Map() }
+    for (let name = next(); name !== '/'; name = next()) {
+      if (!FIELDS[item.type].includes(name)) invalid()
+      const how = next()
+      const value = name === 'src' || name === 'dst' ? next() : num(next())
+      if (typeof value === 'string' && !MAC.test(value)) invalid()
+      const field = item.fields.get(name) ?? {}
+      if (how === 'is') Object.assign(field, { spec: value, mask: -1 })
+      else if (how === 'spec' || how === 'last' || how === 'mask') field[how] = value
+      else invalid()
+      item.fields.set(name, field)
+    }
+    items.push(item)
+  }
+  if (next() !== 'actions') invalid()
+  const actions: Action[] = []
+  for (let word = next(); word !== 'end'; word = next()) {
+    const shape = ACTIONS[word]
+    if (shape === undefined) return invalid()
+    if (shape && next() !== shape[0]) invalid()
+    actions.push({ type: word, conf: shape && { [shape[1]]: num(next()) } })
+    if (next() !== '/') invalid()
+  }
+  if (at !== tokens.length || (attr.ingress === 0 && attr.egress === 0)) invalid()
+  return { attr, items, actions }
+}
+
+/** Big-endian 16-bit fields as an x86 host prints the raw value: bytes swapped (unverified). */
+const swapped = (n: number) =>
+  `0x${(((n & 0xff) << 8) | ((n >> 8) & 0xff)).toString(16).padStart(4, '0')}`
+const macOf = (v: number | string | undefined) =>
+  v === undefined
+    ? '00:00:00:00:00:00'
+    : v === -1
+      ? 'FF:FF:FF:FF:FF:FF'
+      : String(v)
+          .split(':')
+          .map((g) => g.toUpperCase().padStart(2, '0'))
+          .join(':')
+const wordOf = (v: number | string | undefined, bits = 0xffff) => (v === -1 ? bits : Number(v ?? 0))
+
+function renderItem(item: Item, part: keyof Field): string {
+  if (![...item.fields.values()].some((f) => f[part] !== undefined)) return 'null'
+  const get = (name: string) => item.fields.get(name)?.[part]
+  if (item.type === 'eth')
+    return JSON.stringify({
+      dst: macOf(get('dst')),
+      src: macOf(get('src')),
+      type: swapped(wordOf(get('type'))),
+    })
+  // tci is pcp (3 bits), dei (1 bit) and vid (12 bits); a `tci` field sets it whole.
+  const tci =
+    get('tci') !== undefined
+      ? wordOf(get('tci'))
+      : (wordOf(get('pcp'), 7) << 13) | (wordOf(get('dei'), 1) << 12) | wordOf(get('vid'), 0xfff)
+  return JSON.stringify({ tci: swapped(tci), inner_type: swapped(wordOf(get('inner_type'))) })
+}
+
+/** A rule in `status` (`phy_ports[i].flow`), compact. */
+export function renderRule(rule: Rule): string {
+  const patterns = rule.items.map(
+    (item) =>
+      `{"type":"${item.type}","spec":${renderItem(item, 'spec')},"last":${renderItem(item, 'last')},"mask":${renderItem(item, 'mask')}}`,
+  )
+  const actions = rule.actions.map(({ type, conf }) => {
+    const [key, value] = Object.entries(conf ?? {})[0] ?? []
+    const text =
+      key === undefined
+        ? 'null'
+        : key === 'group' || key === 'index'
+          ? String(value)
+          : key === 'vlan_pcp'
+            ? `"0x${Number(value).toString(16)}"`
+            : `"${swapped(Number(value))}"`
+    return `{"type":"${type}","conf":${key === undefined ? 'null' : `{"${key}":${text}}`}}`
+  })
+  return `{"rule_id":${rule.id},"attr":${JSON.stringify(rule.attr)},"patterns":[${patterns.join(',')}],"actions":[${actions.join(',')}]}`
+}
+
+const reply = (result: string, message: string, extra = '') =>
+  `{"result": "${result}", "message": "${message}"${extra}}`
+
+/** Runs one `flow …` command against the rules of each port; returns the reply text. */
+export function runFlow(tokens: string[], rules: Rule[][]): string {
+  const [, sub, port = '', ...rest] = tokens
+  const match = /^phy:([0-9]+)$/.exec(port)
+  if (!match || tokens.length > 47) return reply('error', 'Flow command invalid argument')
+  const id = Number(match[1])
+  const list = rules[id]
+  if (sub === 'destroy' && rest.length === 1) {
+    if (!list) return reply('error', `Invalid port ${id}`)
+    if (rest[0] === 'ALL') {
+      list.splice(0)
+      return reply('success', 'Flow rule all destroyed')
+    }
+    const ruleId = parseInt(rest[0]!, 10) || 0 // strtoul, no end check: `abc` is rule 0
+    const at = list.findIndex((r) => r.id === ruleId)
+    if (at === -1) return reply('error', `Flow rule #${ruleId} not found`)
+    list.splice(at, 1)
+    return reply('success', `Flow rule #${ruleId} destroyed`)
+  }
+  if ((sub !== 'validate' && sub !== 'create') || !list)
+    return reply('error', 'Flow command invalid argument')
+  let rule: Omit<Rule, 'id'>
+  try {
+    rule = parseRule(rest)
+  } catch (error) {
+    if (error instanceof Invalid) return reply('error', 'Flow command invalid argument')
+    throw error
+  }
+  if (sub === 'validate') return reply('success', 'Flow rule validated')
+  const ruleId = list.length === 0 ? 0 : list.at(-1)!.id + 1
+  list.push({ id: ruleId, ...rule })
+  return reply('success', `Flow rule #${ruleId} created`, `, "rule_id": "${ruleId}"`)
+}
