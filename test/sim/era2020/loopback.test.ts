@@ -1,0 +1,116 @@
+// startSims with era 2020 over real loopback sockets: each kind connects and answers a handshake.
+import { once } from 'node:events'
+import { createServer, type Server, type Socket } from 'node:net'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { startSims } from '../../../src/sim/start-sims.ts'
+import type { SimProcess } from '../../../src/sim/sim-process.ts'
+
+/** A plain TCP server that hands each accepted socket to the test. */
+async function listen(): Promise<{ server: Server; port: number; next: () => Promise<Socket> }> {
+  const queue: Socket[] = []
+  const waiting: ((socket: Socket) => void)[] = []
+  const server = createServer((socket) => {
+    const take = waiting.shift()
+    if (take) take(socket)
+    else queue.push(socket)
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const port = (server.address() as { port: number }).port
+  const next = () =>
+    new Promise<Socket>((resolve) => {
+      const socket = queue.shift()
+      if (socket) resolve(socket)
+      else waiting.push(resolve)
+    })
+  return { server, port, next }
+}
+
+/** Sends one command and collects the reply until it has `bytes` bytes (or the peer closes). */
+async function ask(socket: Socket, line: string, done: (data: Buffer) => boolean) {
+  let data = Buffer.alloc(0)
+  socket.write(line)
+  while (!done(data)) {
+    const [chunk] = (await Promise.race([once(socket, 'data'), once(socket, 'end')])) as [Buffer?]
+    if (!chunk) break
+    data = Buffer.concat([data, chunk])
+  }
+  return data
+}
+const complete = (bytes: number) => (data: Buffer) => data.length >= bytes
+const closingBrace = (data: Buffer) => data.at(-1) === 0x7d
+
+test('startSims with era 2020: nfv, vf, mirror and pcap answer _get_client_id, the primary status', async () => {
+  const primary = await listen()
+  const secondary = await listen()
+  let sims: SimProcess[] = []
+  try {
+    sims = await startSims([{ kind: 'primary' }], {
+      primaryPort: primary.port,
+      secondaryPort: secondary.port,
+      era: '2020',
+    })
+    const status = await ask(await primary.next(), 'status', complete(32768))
+    assert.is(status.length, 32768)
+    assert.ok(status.toString('latin1').startsWith('{"master-lcore":0,"lcores":[0,1],'))
+    const expected: [string, number, string][] = [
+      ['nfv', 1, '{"results":[{"result":"success"}],"client_id":1,"process_type":"nfv"}'],
+      ['vf', 2, '{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }'],
+      [
+        'mirror',
+        3,
+        '{ "results": [ { "result": "success" } ], "client_id": 3, "process_type": "mirror" }',
+      ],
+      [
+        'pcap',
+        4,
+        '{ "results": [ { "result": "success" } ], "client_id": 4, "process_type": "pcap" }',
+      ],
+    ]
+    for (const [kind, clientId, reply] of expected) {
+      const started = await startSims([{ kind: kind as 'nfv', clientId }], {
+        primaryPort: primary.port,
+        secondaryPort: secondary.port,
+        era: '2020',
+      })
+      sims.push(...started)
+      const socket = await secondary.next()
+      const padded = kind === 'nfv'
+      const data = await ask(socket, '_get_client_id', padded ? complete(32768) : closingBrace)
+      assert.is(data.toString('latin1').replace(/\0+$/, ''), reply, kind)
+      assert.is(data.length, padded ? 32768 : reply.length, kind)
+    }
+  } finally {
+    for (const sim of sims) sim.stop()
+    primary.server.close()
+    secondary.server.close()
+  }
+})
+
+test('a 2020 nfv fed a malformed port id answers its echo, reports the crash and closes', async () => {
+  const secondary = await listen()
+  let sims: SimProcess[] = []
+  try {
+    sims = await startSims([{ kind: 'nfv', clientId: 1 }], {
+      primaryPort: 1,
+      secondaryPort: secondary.port,
+      era: '2020',
+    })
+    const socket = await secondary.next()
+    await ask(socket, '_get_client_id', complete(32768))
+    const crashed = once(sims[0]!, 'crashed')
+    const ended = once(socket, 'end')
+    const data = await ask(socket, 'add ring:x', () => false)
+    await ended
+    assert.is(data.length, 32768)
+    assert.is(data.toString('latin1').replace(/\0+$/, ''), 'add\0ring\0x')
+    assert.match(String((await crashed)[0]), /malformed port id/)
+    assert.equal(sims[0]!.crashes.length, 1)
+  } finally {
+    for (const sim of sims) sim.stop()
+    secondary.server.close()
+  }
+})
+
+test.run()
