@@ -74,6 +74,14 @@ test('nfv add of a type it cannot create overwrites port slot 0 and says succeed
   assert.ok(frame(nfv.handle('status').reply).includes('"ports":["udf","phy:1"]'))
 })
 
+test('nfv patch resetX resets the patches too: only five characters are compared', () => {
+  const nfv = new Nfv2020Model()
+  nfv.handle('patch phy:0 phy:1')
+  assert.ok(frame(nfv.handle('status').reply).includes('"patches":[{"src":"phy:0","dst":"phy:1"}]'))
+  nfv.handle('patch resetX')
+  assert.ok(frame(nfv.handle('status').reply).endsWith('"patches":[]}'))
+})
+
 test('nfv exit replies, then the process ends', () => {
   const answer = new Nfv2020Model().handle('exit')
   assert.is(frame(answer.reply), ok('exit'))

@@ -70,6 +70,7 @@ test('vf refuses with the 2020 texts, and checks port limits before adding', () 
     ['port move ring:0 rx fw1', 'Invalid value (action)'],
     ['classifier_table add mac 11:22 ring:0', 'Invalid value (mac address)'],
     ['classifier_table add ip 1 ring:0', 'Invalid value (type)'],
+    ['classifier_table add mac', 'Wrong message format'],
     ['component stop unknown', 'success'],
   ]
   for (const [line, expected] of cases) {
