@@ -1,7 +1,7 @@
 import { EventEmitter, once } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { isJsonKind, modelFor, type SimEra, type SimKind } from './model-for.ts'
-import type { SimModel } from './wire.ts'
+import type { Launch, SimModel } from './wire.ts'
 
 /**
  * Ways to misbehave. Counts are 1-based and count the commands after the handshake
@@ -50,6 +50,7 @@ type SimEvents = {
   connected: []
   disconnected: []
   crashed: [reason: string]
+  launched: [process: SimProcess]
 }
 
 /** One simulated SPP process connected to a controller over TCP. */
@@ -60,6 +61,8 @@ export class SimProcess extends EventEmitter<SimEvents> {
   readonly received: string[] = []
   /** Why the process died on a command (a 2020 hazard), one entry per crash. */
   readonly crashes: string[] = []
+  /** Secondaries this primary started with `launch` (2020); stopped with it. */
+  readonly launched: SimProcess[] = []
   faults: Faults
   #socket: Socket | undefined
   #stopped = false
@@ -115,6 +118,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
   }
 
   stop() {
+    for (const child of this.launched) child.stop()
     this.#stopped = true
     for (const timer of this.#timers) clearTimeout(timer)
     this.#socket?.destroy()
@@ -149,6 +153,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
     if (n === f.closeAt) return void socket.destroy()
     if (n === f.silentAt) return
     const answer = this.model.handle(line)
+    if (answer.launch) this.#launch(answer.launch)
     if (answer.crash) {
       this.crashes.push(answer.crash)
       this.emit('crashed', answer.crash)
@@ -169,6 +174,15 @@ export class SimProcess extends EventEmitter<SimEvents> {
     if (this.#held) this.#held.push(send)
     else if (delay > 0) this.#later(send, delay)
     else send()
+  }
+
+  /** Starts a launched secondary of the same era, as sec_launcher.py would run the program. */
+  #launch({ kind, clientId, host, port }: Launch) {
+    const { era, pollMs, reconnect } = this.options
+    const child = new SimProcess({ kind, clientId, host, port, era, pollMs, reconnect })
+    this.launched.push(child)
+    this.emit('launched', child)
+    child.start().catch(() => {}) // a controller that is not there: the real program exits too
   }
 
   #write(socket: Socket, reply: Buffer, pieces: number) {

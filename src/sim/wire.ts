@@ -46,7 +46,21 @@ export function parseCNumber(token: string | undefined): number {
  * A process's answer to one command: bytes to send (or none), whether it exits afterwards, and
  * why, when the exit is a crash the command provoked (a 2020 primary or nfv fed a bad port id).
  */
-export type Answer = { reply?: Buffer; exit?: boolean; hang?: boolean; crash?: string }
+export type Answer = {
+  reply?: Buffer
+  exit?: boolean
+  hang?: boolean
+  crash?: string
+  /** A secondary the command starts (2020 primary `launch`), and where it connects. */
+  launch?: Launch
+}
+/** A process `launch` starts: its kind, id and the controller address of its `-s` option. */
+export type Launch = {
+  kind: 'nfv' | 'vf' | 'mirror' | 'pcap'
+  clientId: number
+  host: string
+  port: number
+}
 
 /** What every simulated process does: answer one command line. */
 export type SimModel = {

@@ -1,6 +1,6 @@
 // spp_primary as of 2020 (spp-protocol-2020 §4): compact status, JSON results, forwarder, flows.
 import { PrimaryModel } from '../primary-model.ts'
-import type { Answer, SimModel } from '../wire.ts'
+import type { Answer, Launch, SimModel } from '../wire.ts'
 import { renderRule, runFlow, type Rule } from './flow.ts'
 import { echo2020, hazard, parseUid, reply2020, uidText, type Uid } from './uid.ts'
 
@@ -64,7 +64,8 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
         const [, id, name, ...args] = tokens
         if (id === undefined || name === undefined) return { exit: true, crash: 'NULL dereference' }
         this.launched.push({ clientId: Number(id), name, args })
-        return result(true, 'launch') // always succeeded: the program starts later, or not
+        // Always succeeded: the program starts later and registers itself, or never does.
+        return { ...result(true, 'launch'), launch: launchOf(Number(id), name, args) }
       }
       case 'forward':
       case 'stop':
@@ -163,4 +164,15 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
   #known = (uid: Uid) =>
     this.slots.includes(uidText(uid)) &&
     (uid.queue ?? 0) < (uid.type === 'phy' ? (this.queues[uid.id] ?? 1) : 1)
+}
+
+const PROGRAMS = { spp_nfv: 'nfv', spp_vf: 'vf', spp_mirror: 'mirror', spp_pcap: 'pcap' } as const
+
+/** The secondary a `launch` starts, when its program is known and its app args say `-s IP:PORT`. */
+function launchOf(clientId: number, name: string, args: string[]): Launch | undefined {
+  const kind = PROGRAMS[name as keyof typeof PROGRAMS]
+  const app = args.slice(args.indexOf('--') + 1)
+  const server = /^(.+):([0-9]+)$/.exec(app[app.indexOf('-s') + 1] ?? '')
+  if (!kind || !args.includes('--') || !app.includes('-s') || !server) return undefined
+  return { kind, clientId, host: server[1]!, port: Number(server[2]) }
 }

@@ -120,4 +120,32 @@ test('a 2020 nfv fed a malformed port id answers its echo, reports the crash and
   }
 })
 
+test('a 2020 primary launches the secondary a launch names; it connects to its -s address', async () => {
+  const primary = await listen()
+  const secondary = await listen()
+  let sims: SimProcess[] = []
+  try {
+    sims = await startSims([{ kind: 'primary' }], {
+      primaryPort: primary.port,
+      secondaryPort: 1,
+      era: '2020',
+    })
+    const launch = `launch 5 spp_nfv -l 1,2 --proc-type secondary -- -n 5 -s 127.0.0.1:${secondary.port}`
+    const reply = await ask(await primary.next(), launch, complete(32768))
+    assert.is(
+      reply.toString('latin1').replace(/\0+$/, ''),
+      '{"result":"succeeded","command":"launch"}',
+    )
+    const data = await ask(await secondary.next(), '_get_client_id', complete(32768))
+    assert.ok(
+      data.toString('latin1').startsWith('{"results":[{"result":"success"}],"client_id":5,'),
+    )
+    assert.is(sims[0]!.launched.length, 1)
+  } finally {
+    for (const sim of sims) sim.stop()
+    primary.server.close()
+    secondary.server.close()
+  }
+})
+
 test.run()
