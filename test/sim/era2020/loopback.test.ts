@@ -136,11 +136,11 @@ test('a 2020 primary launches the secondary a launch names; it connects to its -
       reply.toString('latin1').replace(/\0+$/, ''),
       '{"result":"succeeded","command":"launch"}',
     )
+    assert.is(sims[0]!.launched.length, 1) // started before the reply was sent
     const data = await ask(await secondary.next(), '_get_client_id', complete(32768))
     assert.ok(
       data.toString('latin1').startsWith('{"results":[{"result":"success"}],"client_id":5,'),
     )
-    assert.is(sims[0]!.launched.length, 1)
   } finally {
     for (const sim of sims) sim.stop()
     primary.server.close()
