@@ -1,7 +1,9 @@
 // spp_primary as of 2020 (spp-protocol-2020 §4): compact status, JSON results, forwarder, flows.
 import { PrimaryModel } from '../primary-model.ts'
-import type { Answer, Launch, SimModel } from '../wire.ts'
-import { renderRule, runFlow, type Rule } from './flow.ts'
+import type { Answer, SimModel } from '../wire.ts'
+import { runFlow, type Rule } from './flow.ts'
+import { launchOf } from './launch.ts'
+import { renderStatus } from './primary-status.ts'
 import { echo2020, hazard, parseUid, reply2020, uidText, type Uid } from './uid.ts'
 
 const ADDABLE = new Set(['vhost', 'ring', 'pcap', 'nullpmd', 'memif', 'pipe'])
@@ -51,7 +53,7 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
       case undefined: // no check for an empty command before strcmp(token_list[0], …)
         return { exit: true, crash: 'NULL dereference on a command of only spaces' }
       case 'status': {
-        const answer = reply2020(this.#status())
+        const answer = reply2020(renderStatus(this))
         this.traffic()
         return answer
       }
@@ -82,25 +84,6 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
       default:
         return echo2020(line)
     }
-  }
-
-  #status(): string {
-    const lcores = `"master-lcore":${this.masterLcore},"lcores":[${this.lcores.join(',')}]`
-    const ports = this.slots.filter((port) => port !== undefined)
-    const patches = ports.flatMap((src) => {
-      const dst = this.patches.get(src)
-      return dst === undefined ? [] : [{ src, dst }]
-    })
-    const status = this.running ? 'running' : 'idling'
-    const forwarder = JSON.stringify({ status, ports, patches })
-    const phy = this.phy.map((p, i) => {
-      const q = this.queues[i] ?? 1
-      const flow = (this.flows[i] ?? []).map(renderRule).join(',')
-      return `{"id":${p.id},"eth":"${p.eth}","rx":${p.rx},"tx":${p.tx},"tx_drop":${p.tx_drop},"nof_queues":{"rx":${q},"tx":${q}},"flow":[${flow}]}`
-    })
-    const rings = this.rings.map((r) => JSON.stringify(r))
-    const pipes = [...this.pipes].map(([id, { rx, tx }]) => JSON.stringify({ id, rx, tx }))
-    return `{${lcores}${this.forwarder ? `,"forwarder":${forwarder}` : ''},"phy_ports":[${phy.join(',')}],"ring_ports":[${rings.join(',')}],"pipes":[${pipes.join(',')}]}`
   }
 
   #add(line: string, tokens: string[]): Answer {
@@ -164,15 +147,4 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
   #known = (uid: Uid) =>
     this.slots.includes(uidText(uid)) &&
     (uid.queue ?? 0) < (uid.type === 'phy' ? (this.queues[uid.id] ?? 1) : 1)
-}
-
-const PROGRAMS = { spp_nfv: 'nfv', spp_vf: 'vf', spp_mirror: 'mirror', spp_pcap: 'pcap' } as const
-
-/** The secondary a `launch` starts, when its program is known and its app args say `-s IP:PORT`. */
-function launchOf(clientId: number, name: string, args: string[]): Launch | undefined {
-  const kind = PROGRAMS[name as keyof typeof PROGRAMS]
-  const app = args.slice(args.indexOf('--') + 1)
-  const server = /^(.+):([0-9]+)$/.exec(app[app.indexOf('-s') + 1] ?? '')
-  if (!kind || !args.includes('--') || !app.includes('-s') || !server) return undefined
-  return { kind, clientId, host: server[1]!, port: Number(server[2]) }
 }
