@@ -59,7 +59,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
   readonly model: SimModel
   /** Every command line received, handshake included, in order. */
   readonly received: string[] = []
-  /** Why the process died on a command (a 2020 hazard), one entry per crash. */
+  /** Why the process died on a command (a 2020 hazard); a crashed process never reconnects. */
   readonly crashes: string[] = []
   /** Secondaries this primary started with `launch` (2020); stopped with it. */
   readonly launched: SimProcess[] = []
@@ -109,7 +109,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
     socket.on('close', () => {
       this.emit('disconnected')
       // Like spp_nfv: reconnect at once after the controller hung up, retry every second if refused.
-      if (this.options.reconnect && !this.#stopped)
+      if (this.options.reconnect && !this.#stopped && this.crashes.length === 0)
         this.#later(() => void this.start().catch(() => {}), connected ? 0 : 1000)
     })
     this.#read(socket)

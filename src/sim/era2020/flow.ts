@@ -17,6 +17,16 @@ const ACTIONS: Record<string, [string, string] | null> = {
   of_set_vlan_vid: ['vlan_vid', 'vlan_vid'],
   of_set_vlan_pcp: ['vlan_pcp', 'vlan_pcp'],
 }
+const WIDTH: Record<string, number> = {
+  dst: 48,
+  src: 48,
+  type: 16,
+  tci: 16,
+  pcp: 3,
+  dei: 1,
+  vid: 12,
+  inner_type: 16,
+}
 class Invalid extends Error {}
 const invalid = (): never => {
   throw new Invalid()
@@ -24,6 +34,15 @@ const invalid = (): never => {
 const num = (token: string | undefined) => {
   const n = parseCNumber(token)
   return Number.isInteger(n) ? n : invalid()
+}
+
+/** `prefix N`: the top N bits of the field set in its mask (a MAC as text). */
+function prefixMask(name: string, bits: number): number | string {
+  const width = WIDTH[name]!
+  if (bits < 0 || bits > width) return invalid()
+  if (width !== 48) return (2 ** bits - 1) * 2 ** (width - bits)
+  const byte = (i: number) => (0xff00 >> Math.max(0, Math.min(8, bits - 8 * i))) & 0xff
+  return Array.from({ length: 6 }, (_, i) => byte(i).toString(16)).join(':')
 }
 
 /** Parses `[group N] [priority N] [transfer] ingress|egress pattern … / end actions … / end`. */
@@ -43,11 +62,13 @@ function parseRule(tokens: string[]): Omit<Rule, 'id'> {
     for (let name = next(); name !== '/'; name = next()) {
       if (!FIELDS[item.type].includes(name)) invalid()
       const how = next()
-      const value = name === 'src' || name === 'dst' ? next() : num(next())
+      const mac = (name === 'src' || name === 'dst') && how !== 'prefix'
+      const value = mac ? next() : num(next())
       if (typeof value === 'string' && !MAC.test(value)) invalid()
       const field = item.fields.get(name) ?? {}
       if (how === 'is') Object.assign(field, { spec: value, mask: -1 })
       else if (how === 'spec' || how === 'last' || how === 'mask') field[how] = value
+      else if (how === 'prefix') field.mask = prefixMask(name, Number(value))
       else invalid()
       item.fields.set(name, field)
     }

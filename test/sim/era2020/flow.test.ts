@@ -74,4 +74,20 @@ test('rules appear compact in status, per phy port, fields as an x86 host prints
   )
 })
 
+test('prefix N masks the top N bits of a field', () => {
+  const primary = new Primary2020Model()
+  primary.handle(
+    'flow create phy:0 ingress pattern eth dst prefix 20 type prefix 4 / vlan vid prefix 4 / end actions end',
+  )
+  assert.ok(
+    frame(primary.handle('status').reply).includes(
+      '"patterns":[{"type":"eth","spec":null,"last":null,"mask":{"dst":"FF:FF:F0:00:00:00","src":"00:00:00:00:00:00","type":"0x00f0"}},{"type":"vlan","spec":null,"last":null,"mask":{"tci":"0x000f","inner_type":"0x0000"}}],"actions":[]',
+    ),
+  )
+  const reply = primary.handle(
+    'flow create phy:0 ingress pattern eth type prefix 17 / end actions end',
+  )
+  assert.is(frame(reply.reply), '{"result": "error", "message": "Flow command invalid argument"}')
+})
+
 test.run()
