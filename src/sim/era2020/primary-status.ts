@@ -1,5 +1,5 @@
 // The 2020 primary's `status` reply text (spp-protocol-2020 §4.2): compact, members in SPP's order.
-import { renderRule } from './flow.ts'
+import { renderRule } from './flow-render.ts'
 import type { Primary2020Model } from './primary.ts'
 
 /** `{master-lcore,lcores[,forwarder],phy_ports,ring_ports,pipes}`: forwarder only with its thread. */
