@@ -6,10 +6,17 @@ import { startSims, type SimSpec } from './sim/start-sims.ts'
 /** The controller on its default ports, with a simulated primary, nfv 1, vf 2 and mirror 3. */
 const { values } = parseArgs({
   options: {
-    'poll-ms': { type: 'string', default: '1000' },
+    era: { type: 'string', default: '18.11' },
+    'poll-ms': { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
   },
 })
+if (values.era !== '18.11' && values.era !== '2020') {
+  process.stderr.write('demo: --era is 18.11 or 2020\n')
+  process.exit(2)
+}
+const era = values.era
+const pollMs = Number(values['poll-ms'] ?? (era === '2020' ? 0 : 1000))
 const log = createLogger(values['log-level'] as 'info')
 const controller = await startController({ ...DEFAULTS, log })
 const specs: SimSpec[] = [
@@ -17,23 +24,35 @@ const specs: SimSpec[] = [
   { kind: 'nfv', clientId: 1 },
   { kind: 'vf', clientId: 2 },
   { kind: 'mirror', clientId: 3 },
+  ...(era === '2020' ? [{ kind: 'pcap' as const, clientId: 4 }] : []),
 ]
 let pending = specs.length
-const registered = new Promise<void>((resolve) =>
-  controller.registry.on('registered', () => --pending === 0 && resolve()),
-)
+// A controller that does not speak a kind or era never registers it: stop waiting after 5 s.
+const registered = new Promise<void>((resolve) => {
+  controller.registry.on('registered', () => --pending === 0 && resolve())
+  setTimeout(resolve, 5000).unref()
+})
 const sims = await startSims(specs, {
   primaryPort: controller.primaryPort,
   secondaryPort: controller.secondaryPort,
-  pollMs: Number(values['poll-ms']),
+  era,
+  pollMs,
   reconnect: true,
 })
 await registered
+const started = sims.map((sim) => sim.label).join(', ')
+const listed = controller.registry.list().map((p) => `${p.type} ${p['client-id'] ?? ''}`.trim())
 
 const api = `http://localhost:${controller.apiPort}`
 process.stdout.write(`
-spp-ctl is running on ${api} with a simulated primary, nfv 1, vf 2 and mirror 3
-(vf and mirror read their socket once a second, as SPP's do: their requests take up to 1 s).
+spp-ctl is running on ${api}.
+Simulated SPP ${era} processes started: ${started}
+Registered by the controller:        ${listed.join(', ') || 'none'}
+${
+  pollMs > 0
+    ? `(vf and mirror read their socket once per ${pollMs} ms, as SPP 18.11's do: their requests wait that long.)`
+    : '(vf, mirror and pcap answer at once, as SPP 2020 polls its socket every 100 us.)'
+}
 
   The live topology: ${api}/
   The API docs:      ${api}/docs

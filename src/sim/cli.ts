@@ -7,7 +7,8 @@ import { startSims } from './start-sims.ts'
 const HELP = `Usage: spp-sim [options]
 
 Simulated SPP processes that connect to a controller and answer as spp_primary,
-spp_nfv, spp_vf and spp_mirror do. Example: spp-sim --primary --nfv 1 --vf 2
+spp_nfv, spp_vf, spp_mirror (and, in 2020, spp_pcap) do, byte for byte.
+Example: spp-sim --primary --nfv 1 --vf 2    or    spp-sim --era 2020 --primary --pcap 4
 
 Options:
       --host ADDR        controller address (default 127.0.0.1)
@@ -17,7 +18,12 @@ Options:
       --nfv ID           an nfv with this client id (repeatable)
       --vf ID            a vf with this client id (repeatable)
       --mirror ID        a mirror with this client id (repeatable)
-      --poll-ms MS       vf/mirror read their socket once per MS, as SPP does (default 1000)
+      --pcap ID          a pcap with this client id (repeatable; needs --era 2020)
+      --era ERA          the SPP release to play: 18.11 (default) or 2020 (8e72ea0: JSON
+                         results, 32768-byte primary/nfv replies, processes that exit on
+                         a malformed port id)
+      --poll-ms MS       vf/mirror/pcap read their socket once per MS, as SPP does
+                         (default 1000 for 18.11; 0 for 2020, whose processes answer at once)
       --fault FAULT      misbehave (repeatable):
 ${FAULT_HELP}
   -h, --help             show this text
@@ -44,7 +50,9 @@ const { values } = (() => {
         nfv: { type: 'string', multiple: true, default: [] },
         vf: { type: 'string', multiple: true, default: [] },
         mirror: { type: 'string', multiple: true, default: [] },
-        'poll-ms': { type: 'string', default: '1000' },
+        pcap: { type: 'string', multiple: true, default: [] },
+        era: { type: 'string', default: '18.11' },
+        'poll-ms': { type: 'string' },
         fault: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h' },
       },
@@ -66,9 +74,17 @@ const specs: SimSpec[] = [
     kind: 'mirror' as const,
     clientId: number(id, '--mirror', -128, 127),
   })),
+  ...values.pcap.map((id) => ({
+    kind: 'pcap' as const,
+    clientId: number(id, '--pcap', -128, 127),
+  })),
 ]
 if (specs.length === 0)
-  fail('name at least one process (--primary, --nfv ID, --vf ID, --mirror ID)')
+  fail('name at least one process (--primary, --nfv ID, --vf ID, --mirror ID, --pcap ID)')
+const era =
+  values.era === '18.11' || values.era === '2020' ? values.era : fail('--era is 18.11 or 2020')
+if (era === '18.11' && values.pcap.length > 0)
+  fail('--pcap needs --era 2020 (spp_pcap came in 2019)')
 const faults: Faults = {}
 for (const text of values.fault) {
   const parsed = parseFault(text)
@@ -80,13 +96,15 @@ const sims = await startSims(specs, {
   host: values.host,
   primaryPort: number(values['pri-port'], '--pri-port', 1, 65535),
   secondaryPort: number(values['sec-port'], '--sec-port', 1, 65535),
-  pollMs: number(values['poll-ms'], '--poll-ms', 0, 60_000),
+  era,
+  pollMs: number(values['poll-ms'] ?? (era === '2020' ? '0' : '1000'), '--poll-ms', 0, 60_000),
   reconnect: true,
   faults,
 }).catch((error: Error) => fail(`cannot connect: ${error.message}`))
 
 for (const sim of sims) {
-  process.stderr.write(`spp-sim: ${sim.label} connected\n`)
+  process.stderr.write(`spp-sim: ${sim.label} (${era}) connected\n`)
+  sim.on('crashed', (reason) => process.stderr.write(`spp-sim: ${sim.label} died: ${reason}\n`))
   sim.on('command', (line) =>
     process.stderr.write(`spp-sim: ${sim.label} <- ${JSON.stringify(line)}\n`),
   )

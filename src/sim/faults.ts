@@ -5,7 +5,7 @@ export const FAULT_HELP = `  delay=MS            hold every reply MS millisecond
   late-at=N:MS        answer the Nth command only after MS milliseconds
   garbage-at=N        answer the Nth command with bytes that are no valid reply
   close-at=N          close the connection on the Nth command
-  pad-status=BYTES    pad status replies (vf, mirror) to BYTES
+  pad-status=BYTES    pad status replies (vf, mirror, pcap) to BYTES
   split=K             send each reply in K separate writes
   endless-at=N        answer the Nth command with a reply that never ends
   silent-handshake    connect and never answer the handshake`

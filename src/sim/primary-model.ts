@@ -31,12 +31,11 @@ export class PrimaryModel implements SimModel {
     switch (line.split(' ').find(Boolean)) {
       case 'status': {
         const reply = fixedReply(this.#status())
-        this.#traffic() // after the read, so the first status after `clear` shows zeros
+        this.traffic() // after the read, so the first status after `clear` shows zeros
         return { reply }
       }
       case 'clear':
-        for (const p of this.phy) Object.assign(p, { rx: 0, tx: 0, tx_drop: 0 })
-        for (const r of this.rings) Object.assign(r, { rx: 0, rx_drop: 0, tx: 0, tx_drop: 0 })
+        this.clearCounters()
         return { reply: fixedReply('{"status": "cleared"}') }
       case 'exit':
         return { reply: fixedReply('exit'), exit: true }
@@ -58,7 +57,14 @@ export class PrimaryModel implements SimModel {
     return `{"phy_ports": [${phy.join(',')}], "ring_ports": [${rings.join(',')}]}`
   }
 
-  #traffic() {
+  /** Zeroes every counter (`clear`). */
+  clearCounters() {
+    for (const p of this.phy) Object.assign(p, { rx: 0, tx: 0, tx_drop: 0 })
+    for (const r of this.rings) Object.assign(r, { rx: 0, rx_drop: 0, tx: 0, tx_drop: 0 })
+  }
+
+  /** Lets packets flow between two reads of `status`. */
+  traffic() {
     for (const p of this.phy)
       Object.assign(p, { rx: p.rx + 64 * (p.id + 1), tx: p.tx + 60 * (p.id + 1) })
     for (const r of this.rings) Object.assign(r, { rx: r.rx + 32, tx: r.tx + 32 })

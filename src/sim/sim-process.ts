@@ -1,10 +1,7 @@
 import { EventEmitter, once } from 'node:events'
 import { connect, type Socket } from 'node:net'
-import type { ProcessKind } from '../protocol/types.ts'
-import { NfvModel } from './nfv-model.ts'
-import { PrimaryModel } from './primary-model.ts'
-import { VfModel } from './vf-model.ts'
-import type { SimModel } from './wire.ts'
+import { isJsonKind, modelFor, type SimEra, type SimKind } from './model-for.ts'
+import type { Launch, SimModel } from './wire.ts'
 
 /**
  * Ways to misbehave. Counts are 1-based and count the commands after the handshake
@@ -33,25 +30,28 @@ export type Faults = {
 }
 
 export type SimOptions = {
-  kind: ProcessKind
+  kind: SimKind
+  /** The SPP release to play (default 18.11); a pcap is always 2020. */
+  era?: SimEra
   clientId?: number
+  /** 2020 only: queues of each physical port (default two ports of one queue). */
+  phyQueues?: number[]
   host?: string
   port: number
-  /** vf and mirror read their socket once per poll (1000 ms in SPP); 0 answers at once. */
+  /** vf, mirror and pcap read their socket once per poll (1000 ms in SPP 18.11); 0 answers at once. */
   pollMs?: number
   /** Connect again after the controller closes the connection, as the real processes do. */
   reconnect?: boolean
   faults?: Faults
 }
 
-type SimEvents = { command: [line: string]; connected: []; disconnected: [] }
-
-const modelFor = ({ kind, clientId }: SimOptions): SimModel =>
-  kind === 'primary'
-    ? new PrimaryModel()
-    : kind === 'nfv'
-      ? new NfvModel({ clientId })
-      : new VfModel({ kind, clientId })
+type SimEvents = {
+  command: [line: string]
+  connected: []
+  disconnected: []
+  crashed: [reason: string]
+  launched: [process: SimProcess]
+}
 
 /** One simulated SPP process connected to a controller over TCP. */
 export class SimProcess extends EventEmitter<SimEvents> {
@@ -59,6 +59,10 @@ export class SimProcess extends EventEmitter<SimEvents> {
   readonly model: SimModel
   /** Every command line received, handshake included, in order. */
   readonly received: string[] = []
+  /** Why the process died on a command (a 2020 hazard); a crashed process never reconnects. */
+  readonly crashes: string[] = []
+  /** Secondaries this primary started with `launch` (2020); stopped with it. */
+  readonly launched: SimProcess[] = []
   faults: Faults
   #socket: Socket | undefined
   #stopped = false
@@ -83,7 +87,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
     super()
     this.options = options
     this.faults = options.faults ?? {}
-    this.model = modelFor(options)
+    this.model = modelFor(options.kind, options)
   }
 
   get label() {
@@ -105,7 +109,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
     socket.on('close', () => {
       this.emit('disconnected')
       // Like spp_nfv: reconnect at once after the controller hung up, retry every second if refused.
-      if (this.options.reconnect && !this.#stopped)
+      if (this.options.reconnect && !this.#stopped && this.crashes.length === 0)
         this.#later(() => void this.start().catch(() => {}), connected ? 0 : 1000)
     })
     this.#read(socket)
@@ -114,14 +118,14 @@ export class SimProcess extends EventEmitter<SimEvents> {
   }
 
   stop() {
+    for (const child of this.launched) child.stop()
     this.#stopped = true
     for (const timer of this.#timers) clearTimeout(timer)
     this.#socket?.destroy()
   }
 
   #read(socket: Socket) {
-    const pollMs =
-      this.options.kind === 'vf' || this.options.kind === 'mirror' ? (this.options.pollMs ?? 0) : 0
+    const pollMs = isJsonKind(this.options.kind) ? (this.options.pollMs ?? 0) : 0
     if (pollMs === 0) {
       socket.on('data', (chunk: Buffer) => this.#handle(socket, chunk))
       return
@@ -149,6 +153,11 @@ export class SimProcess extends EventEmitter<SimEvents> {
     if (n === f.closeAt) return void socket.destroy()
     if (n === f.silentAt) return
     const answer = this.model.handle(line)
+    if (answer.launch) this.#launch(answer.launch)
+    if (answer.crash) {
+      this.crashes.push(answer.crash)
+      this.emit('crashed', answer.crash)
+    }
     if (answer.hang) {
       this.#hung = true
       return
@@ -167,6 +176,15 @@ export class SimProcess extends EventEmitter<SimEvents> {
     else send()
   }
 
+  /** Starts a launched secondary of the same era, as sec_launcher.py would run the program. */
+  #launch({ kind, clientId, host, port }: Launch) {
+    const { era, pollMs, reconnect } = this.options
+    const child = new SimProcess({ kind, clientId, host, port, era, pollMs, reconnect })
+    this.launched.push(child)
+    this.emit('launched', child)
+    child.start().catch(() => {}) // a controller that is not there: the real program exits too
+  }
+
   #write(socket: Socket, reply: Buffer, pieces: number) {
     const size = Math.max(1, Math.ceil(reply.length / pieces))
     for (let at = 0; at < reply.length; at += size) socket.write(reply.subarray(at, at + size))
@@ -174,12 +192,9 @@ export class SimProcess extends EventEmitter<SimEvents> {
 
   /** Starts a reply and never finishes it: an object that stays open, written as fast as it drains. */
   #endless(socket: Socket) {
-    const opener =
-      this.options.kind === 'vf' || this.options.kind === 'mirror' ? '{ "results": [ ' : ''
-    const filler = Buffer.alloc(
-      64 * 1024,
-      this.options.kind === 'vf' || this.options.kind === 'mirror' ? ' ' : '\0',
-    )
+    const json = isJsonKind(this.options.kind)
+    const opener = json ? '{ "results": [ ' : ''
+    const filler = Buffer.alloc(64 * 1024, json ? ' ' : '\0')
     socket.write(opener)
     const pump = () => {
       while (!socket.destroyed && socket.write(filler));

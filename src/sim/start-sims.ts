@@ -1,9 +1,12 @@
-import type { ProcessKind } from '../protocol/types.ts'
+import type { SimEra, SimKind } from './model-for.ts'
 import { SimProcess, type Faults } from './sim-process.ts'
 
-export type SimSpec = { kind: ProcessKind; clientId?: number }
+/** One process to start; `era` overrides the target's. */
+export type SimSpec = { kind: SimKind; clientId?: number; era?: SimEra; phyQueues?: number[] }
 export type SimTarget = {
   host?: string
+  /** The SPP release every process plays unless its spec says otherwise (default 18.11). */
+  era?: SimEra
   primaryPort: number
   secondaryPort: number
   pollMs?: number
@@ -14,10 +17,12 @@ export type SimTarget = {
 /** Starts simulated processes against a controller; resolves once each has connected. */
 export async function startSims(specs: SimSpec[], target: SimTarget): Promise<SimProcess[]> {
   const sims = specs.map(
-    ({ kind, clientId }) =>
+    ({ kind, clientId, era, phyQueues }) =>
       new SimProcess({
         kind,
+        era: era ?? target.era,
         clientId,
+        phyQueues,
         host: target.host,
         port: kind === 'primary' ? target.primaryPort : target.secondaryPort,
         pollMs: target.pollMs,

@@ -39,7 +39,8 @@ export function component(state: VfState, tokens: string[]): Outcome {
   return 'done'
 }
 
-function vlanOf(operation: string, vid: string | undefined, pcp: string | undefined): Vlan {
+/** The vlan suffix of `port add`: `add_vlantag VID PCP` or `del_vlantag`. */
+export function vlanOf(operation: string, vid: string | undefined, pcp: string | undefined): Vlan {
   if (operation === 'del_vlantag') return { operation: 'del', id: 0, pcp: 0 }
   if (operation !== 'add_vlantag') return reject('bad value(port vlan operation)')
   const id = parseCNumber(vid)

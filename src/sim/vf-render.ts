@@ -6,9 +6,9 @@ import { jsonArray, jsonObject, jsonString } from './wire.ts'
 const NO_VLAN = { operation: 'none', id: 0, pcp: 0 }
 
 /** Only entries on a tx port of a running classifier are shown, by vid, default entry first. */
-function classifierEntries(state: VfState): string[] {
+export function classifierEntries(state: VfState): string[] {
   return state.components
-    .filter((c) => c.type === 'classifier_mac')
+    .filter((c) => c.type === 'classifier_mac' || c.type === 'classifier')
     .flatMap((c) =>
       c.applied.tx.flatMap((port) =>
         state.classifier.has(port) ? [{ port, ...state.classifier.get(port)! }] : [],
@@ -24,8 +24,8 @@ function classifierEntries(state: VfState): string[] {
     )
 }
 
-/** The `info` member of a status reply: ports, one entry per core (or component), classifiers. */
-export function renderInfo(state: VfState): string {
+/** The `core` entries of a status reply: one per idle core, one per component on a busy one. */
+export function coreEntries(state: VfState): string[] {
   const port = (dir: Dir) => (p: string) => {
     const vlan = state.vlans.get(`${p} ${dir}`) ?? NO_VLAN
     const vlanJson = jsonObject([
@@ -38,7 +38,7 @@ export function renderInfo(state: VfState): string {
       ['vlan', vlanJson],
     ])
   }
-  const cores = state.cores.flatMap((core) => {
+  return state.cores.flatMap((core) => {
     const here = state.components.filter((c) => c.core === core)
     if (here.length === 0)
       return [
@@ -58,6 +58,11 @@ export function renderInfo(state: VfState): string {
       ])
     })
   })
+}
+
+/** The `info` member of a status reply: ports, one entry per core (or component), classifiers. */
+export function renderInfo(state: VfState): string {
+  const cores = coreEntries(state)
   const numbers = (set: Iterable<number>) => jsonArray([...set].sort((a, b) => a - b).map(String))
   const members: [string, string][] = [
     ['client-id', String(state.clientId)],

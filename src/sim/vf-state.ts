@@ -25,6 +25,7 @@ const SHAPES: Record<string, Record<Dir, number>> = {
   forward: { rx: 1, tx: 1 },
   merge: { rx: Infinity, tx: 1 },
   classifier_mac: { rx: Infinity, tx: Infinity },
+  classifier: { rx: 1, tx: Infinity }, // the 2020 name; its limits are checked before adding
   mirror: { rx: 1, tx: 2 },
 }
 
@@ -73,8 +74,9 @@ export class VfState {
   #flush() {
     for (const component of this.components) {
       for (const port of [...component.pending.rx, ...component.pending.tx]) {
-        const { type, index } = parsePort(port)!
-        if (type === 'phy') continue
+        const parsed = parsePort(port) // undefined for a 2020 queue spelling (`phy:0 nq 1`)
+        if (!parsed || parsed.type === 'phy') continue
+        const { type, index } = parsed
         if (type === 'ring' && index >= this.#rings) {
           this.#failedCreation = true // retried, and failing, at every later change
           reject('error occur')

@@ -1,11 +1,14 @@
 import { FIXED_REPLY_BYTES } from '../protocol/frames.ts'
 
-/** A primary/nfv reply: the text, NUL-padded to exactly 2048 bytes. */
-export function fixedReply(text: string): Buffer {
-  const reply = Buffer.alloc(FIXED_REPLY_BYTES)
-  reply.write(text.slice(0, FIXED_REPLY_BYTES - 1), 'latin1')
+/** A primary/nfv reply: the text, NUL-padded to exactly `bytes` (2048 in 18.11, 32768 in 2020). */
+export function fixedReply(text: string, bytes = FIXED_REPLY_BYTES): Buffer {
+  const reply = Buffer.alloc(bytes)
+  reply.write(text.slice(0, bytes - 1), 'latin1')
   return reply
 }
+
+/** A primary/nfv echo: the command as strtok left it, the first space after each token a NUL. */
+export const echoText = (line: string) => line.replace(/(?<=[^ ]) /g, '\0')
 
 // vf and mirror build JSON by concatenation with their own spacing, reproduced here byte for byte:
 // `{ "a": 1, "b": [ 1, 2 ] }`, and an empty array is `[  ]`.
@@ -39,8 +42,25 @@ export function parseCNumber(token: string | undefined): number {
   return NaN
 }
 
-/** A process's answer to one command: bytes to send (or none), and whether it exits afterwards. */
-export type Answer = { reply?: Buffer; exit?: boolean; hang?: boolean }
+/**
+ * A process's answer to one command: bytes to send (or none), whether it exits afterwards, and
+ * why, when the exit is a crash the command provoked (a 2020 primary or nfv fed a bad port id).
+ */
+export type Answer = {
+  reply?: Buffer
+  exit?: boolean
+  hang?: boolean
+  crash?: string
+  /** A secondary the command starts (2020 primary `launch`), and where it connects. */
+  launch?: Launch
+}
+/** A process `launch` starts: its kind, id and the controller address of its `-s` option. */
+export type Launch = {
+  kind: 'nfv' | 'vf' | 'mirror' | 'pcap'
+  clientId: number
+  host: string
+  port: number
+}
 
 /** What every simulated process does: answer one command line. */
 export type SimModel = {

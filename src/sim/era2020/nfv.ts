@@ -1,0 +1,157 @@
+// spp_nfv as of 2020 (spp-protocol-2020 §5): compact JSON results, 32768-byte frames, its hazards.
+import { hazard, parseUid, reply2020, echo2020, uidText, type Uid } from './uid.ts'
+import type { Answer, SimModel } from '../wire.ts'
+
+const ADDABLE = new Set(['vhost', 'ring', 'pcap', 'nullpmd', 'memif'])
+
+export type Nfv2020Options = {
+  clientId?: number
+  /** Queues of each physical port (rx = tx); a port with more than one is shown per queue. */
+  phyQueues?: number[]
+  rings?: number
+  masterLcore?: number
+  lcores?: number[]
+}
+
+const result = (ok: boolean, command: string, extra = '') =>
+  reply2020(`{"result":"${ok ? 'succeeded' : 'failed'}","command":"${command}"${extra}}`)
+
+/** spp_nfv at 8e72ea0: ports in ethdev slots, patches per (port, queue), `running`/`idling`. */
+export class Nfv2020Model implements SimModel {
+  clientId: number
+  readonly masterLcore: number
+  readonly lcores: number[]
+  /** DPDK port slots in number order (`phy:0`, `ring:1`, `udf`); a deleted slot is reused. */
+  readonly slots: (string | undefined)[]
+  readonly queues: number[]
+  /** Source (status spelling, `phy:0 nq 1`) to destination. */
+  readonly patches = new Map<string, string>()
+  running = false
+  readonly #rings: number
+
+  constructor({ clientId = 1, phyQueues = [1, 1], rings = 4, ...o }: Nfv2020Options = {}) {
+    this.clientId = clientId
+    this.masterLcore = o.masterLcore ?? 1
+    this.lcores = o.lcores ?? [this.masterLcore, this.masterLcore + 1]
+    this.queues = phyQueues
+    this.slots = phyQueues.map((_, n) => `phy:${n}`)
+    this.#rings = rings
+  }
+
+  isStatus = (line: string) => line.split(' ').find(Boolean) === 'status'
+
+  handle(line: string): Answer {
+    const tokens = line.split(' ').filter(Boolean)
+    switch (tokens[0]) {
+      case '_get_client_id':
+        return reply2020(
+          `{"results":[{"result":"success"}],"client_id":${this.clientId},"process_type":"nfv"}`,
+        )
+      case '_set_client_id': {
+        if (tokens[1] === undefined) return { exit: true, crash: 'NULL dereference' }
+        const ok = /^[0-9]+$/.test(tokens[1])
+        if (ok) this.clientId = Number(tokens[1])
+        return result(ok, '_set_client_id')
+      }
+      case 'status':
+        return reply2020(JSON.stringify(this.#status()))
+      case 'exit':
+        this.running = false
+        return { ...result(true, 'exit'), exit: true }
+      case 'forward':
+      case 'stop':
+        this.running = tokens[0] === 'forward'
+        return result(true, tokens[0])
+      case 'add':
+        return this.#add(line, tokens[1])
+      case 'del':
+        this.running = false // del stops forwarding, before the port id is even read
+        return this.#del(line, tokens[1])
+      case 'patch':
+        return this.#patch(line, tokens)
+      default:
+        return echo2020(line) // unknown words, and a line of only spaces, come back as they came
+    }
+  }
+
+  /** The spelling of a port (and queue) in status: `phy:0 nq 1` when the port has queues. */
+  spelling(port: string, queue = 0): string {
+    const [type, id] = port.split(':')
+    const queues = type === 'phy' ? (this.queues[Number(id)] ?? 1) : 1
+    return queues > 1 ? `${port} nq ${queue}` : port
+  }
+
+  #status() {
+    const ports = this.slots.flatMap((port) => {
+      if (port === undefined) return []
+      const queues = port.startsWith('phy:') ? (this.queues[Number(port.slice(4))] ?? 1) : 1
+      return Array.from({ length: queues }, (_, q) => this.spelling(port, q))
+    })
+    const patches = ports.flatMap((src) =>
+      this.patches.has(src) ? [{ src, dst: this.patches.get(src)! }] : [],
+    )
+    const status = this.running ? 'running' : 'idling'
+    const { clientId, masterLcore, lcores } = this
+    return { 'client-id': clientId, status, 'master-lcore': masterLcore, lcores, ports, patches }
+  }
+
+  #add(line: string, token: string | undefined): Answer {
+    const uid = parseUid(token)
+    const bad = hazard(line, uid)
+    if (bad || typeof uid === 'string') return bad!
+    const port = uidText(uid)
+    const reply = (ok: boolean) => result(ok, 'add', `,"port":"${port}"`)
+    if (!ADDABLE.has(uid.type)) {
+      this.slots[0] = 'udf' // overwrites port slot 0 and still answers succeeded (§2.4)
+      return reply(true)
+    }
+    if (uid.id < 0 || (uid.type === 'ring' && uid.id >= this.#rings)) return reply(false)
+    if (!this.slots.includes(port)) {
+      const free = this.slots.indexOf(undefined)
+      this.slots[free === -1 ? this.slots.length : free] = port
+    }
+    return reply(true)
+  }
+
+  #del(line: string, token: string | undefined): Answer {
+    const uid = parseUid(token)
+    const bad = hazard(line, uid)
+    if (bad || typeof uid === 'string') return bad!
+    // Any other type indexes the forwarding table with PORT_RESET, out of its bounds (§2.4).
+    if (!ADDABLE.has(uid.type)) return { exit: true, crash: `out-of-bounds del of ${token}` }
+    const port = uidText(uid)
+    const slot = this.slots.indexOf(port)
+    if (slot !== -1) this.#remove(slot, port)
+    return result(slot !== -1, 'del', `,"port":"${port}"`)
+  }
+
+  #remove(slot: number, port: string) {
+    this.slots[slot] = undefined
+    this.patches.delete(port)
+    for (const [src, dst] of this.patches) if (dst === port) this.patches.delete(src)
+  }
+
+  #patch(line: string, tokens: string[]): Answer {
+    const [, src, dst] = tokens
+    if (src === undefined) return echo2020(line)
+    if (src.startsWith('reset')) {
+      this.patches.clear() // `patch resetX` resets too: only five characters are compared
+      return echo2020(line)
+    }
+    if (dst === undefined) return echo2020(line)
+    const from = parseUid(src)
+    const to = parseUid(dst)
+    if (typeof from === 'string' || typeof to === 'string')
+      return { exit: true, crash: `uninitialised port pointer in ${JSON.stringify(line)}` }
+    const ok = this.#known(from) && this.#known(to)
+    if (ok) this.patches.set(this.#key(from), this.#key(to))
+    return result(ok, 'patch', `,"ports":{"src":"${src}","dst":"${dst}"}`)
+  }
+
+  #known(uid: Uid): boolean {
+    const queues = uid.type === 'phy' ? (this.queues[uid.id] ?? 1) : 1
+    return this.slots.includes(uidText(uid)) && (uid.queue ?? 0) < queues
+  }
+
+  #key = (uid: Uid) => this.spelling(uidText(uid), uid.queue)
+}

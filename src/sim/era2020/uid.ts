@@ -1,0 +1,47 @@
+// How a 2020 primary or nfv reads a port id (parse_resource_uid), and what a bad one does to it.
+import { echoText, fixedReply, type Answer } from '../wire.ts'
+
+/** The frame of every 2020 primary and nfv reply (MSG_SIZE since 19.11). */
+export const FRAME_2020 = 32768
+
+/** A 2020 primary/nfv reply: compact text NUL-padded to 32768 bytes. */
+export const reply2020 = (text: string): Answer => ({ reply: fixedReply(text, FRAME_2020) })
+/** The echo a 2020 primary/nfv sends for a command it has no answer for. */
+export const echo2020 = (line: string): Answer => reply2020(echoText(line))
+
+/** A parsed port id: `ring:0` is type ring, id 0; `phy:0nq1` adds queue 1. */
+export type Uid = { type: string; id: number; queue?: number }
+
+/**
+ * What happens to a port id: parsed, `malformed` (the process echoes and exits: spp-protocol-2020
+ * §2.4) or `crash` (an empty id or a missing argument: a NULL dereference, no reply at all).
+ */
+export function parseUid(token: string | undefined): Uid | 'malformed' | 'crash' {
+  if (token === undefined) return 'crash'
+  const colon = token.indexOf(':')
+  if (colon === -1) return 'malformed'
+  const type = token.slice(0, colon)
+  const rest = token.slice(colon + 1)
+  if (rest === '') return 'crash'
+  const match = /^(-?[0-9]+)(?:nq(.*))?$/.exec(rest)
+  if (!match) return 'malformed'
+  const id = Number(match[1])
+  if (match[2] === undefined) return { type, id }
+  if (!/^[0-9]+$/.test(match[2])) return 'malformed'
+  return { type, id, queue: Number(match[2]) }
+}
+
+/** The answer to an `add`/`del`/`patch` whose port id is bad, or undefined when it parsed. */
+export function hazard(line: string, uid: ReturnType<typeof parseUid>): Answer | undefined {
+  if (uid === 'crash') return { exit: true, crash: `NULL dereference on ${JSON.stringify(line)}` }
+  if (uid !== 'malformed') return undefined
+  // The echo of the tokenised command; the colon was cut by the port parser as in 18.11 (unverified).
+  return {
+    ...reply2020(echoText(line).replaceAll(':', '\0')),
+    exit: true,
+    crash: `exits on the malformed port id in ${JSON.stringify(line)}`,
+  }
+}
+
+/** `type:id` as the processes rebuild it (`%s:%d`): a queue suffix is dropped. */
+export const uidText = ({ type, id }: Uid) => `${type}:${id}`
