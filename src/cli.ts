@@ -1,3 +1,4 @@
+// spp-ctl: flags, start-up, signals and exit statuses (and the `topology` client).
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from './controller.ts'

@@ -1,3 +1,4 @@
+// The controller: process listeners, registry, events, metrics and the REST API, started and stopped together.
 import { lookup } from 'node:dns/promises'
 import type { Logger } from 'pino'
 import { listenForProcesses } from './actors/process-listener.ts'

@@ -1,3 +1,4 @@
+// npm run demo: the controller on its default ports with a simulated SPP of either era.
 import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from './controller.ts'
 import { createLogger } from './logger.ts'

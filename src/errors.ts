@@ -1,3 +1,4 @@
+// The controller's typed errors: a code (mapped to a status in src/http/errors.ts) and a message.
 /** Why a request failed. The HTTP layer maps each code to a status in one table (src/http/errors.ts). */
 export type ErrorCode =
   | 'INVALID_REQUEST' // the request itself is wrong; nothing was sent

@@ -1,3 +1,4 @@
+// Structured logs: pino JSON lines on stderr, gathered and written once per event-loop turn.
 import { pino, type Logger } from 'pino'
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const

@@ -1,3 +1,4 @@
+// The one table from error code to HTTP status, and the handlers that answer errors as text.
 import type { ErrorHandler, NotFoundHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ControllerError, type ErrorCode } from '../errors.ts'

@@ -1,3 +1,4 @@
+// Request bodies and path segments checked against valibot schemas: a 400 naming the field.
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import * as v from 'valibot'

@@ -1,3 +1,4 @@
+// The event hub behind GET /v1/events: fan-out to streams and a replay buffer.
 /** One thing the controller learned, as sent on GET /v1/events. */
 export type ControllerEvent = { id: number; type: string; data: Record<string, unknown> }
 

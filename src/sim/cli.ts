@@ -1,3 +1,4 @@
+// spp-sim: simulated SPP processes that connect to a controller, from the command line.
 import { parseArgs } from 'node:util'
 import { FAULT_HELP, parseFault } from './faults.ts'
 import type { Faults } from './sim-process.ts'

@@ -1,3 +1,4 @@
+// The simulator's fault modes, as `--fault` arguments.
 import type { Faults } from './sim-process.ts'
 
 export const FAULT_HELP = `  delay=MS            hold every reply MS milliseconds

@@ -1,3 +1,4 @@
+// spp_nfv (18.11) as a simulator model: ports, patches, forwarding; echoes every change.
 import { fixedReply, type Answer, type SimModel } from './wire.ts'
 
 const ADDABLE = new Set(['ring', 'vhost', 'pcap', 'nullpmd'])

@@ -1,3 +1,4 @@
+// spp_primary (18.11) as a simulator model: status, clear, exit; echoes the rest.
 import { fixedReply, type Answer, type SimModel } from './wire.ts'
 
 type PhyStats = { id: number; eth: string; rx: number; tx: number; tx_drop: number }

@@ -1,3 +1,4 @@
+// One simulated SPP process on a TCP connection: faults, held replies, reconnects.
 import { EventEmitter, once } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { isJsonKind, modelFor, type SimEra, type SimKind } from './model-for.ts'

@@ -1,3 +1,4 @@
+// Starts several simulated processes against one controller.
 import type { SimEra, SimKind } from './model-for.ts'
 import { SimProcess, type Faults } from './sim-process.ts'
 

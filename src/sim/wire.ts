@@ -1,3 +1,4 @@
+// Reply bytes as the processes build them: NUL-padded frames and their own JSON spacing.
 import { FIXED_REPLY_BYTES } from '../protocol/frames.ts'
 
 /** A primary/nfv reply: the text, NUL-padded to exactly `bytes` (2048 in 18.11, 32768 in 2020). */
