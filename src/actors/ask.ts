@@ -2,6 +2,7 @@
 import { ControllerError } from '../errors.ts'
 import { isSafeLine } from '../protocol/line.ts'
 import { nfvCommands } from '../protocol/nfv.ts'
+import { pcapCommands } from '../protocol/pcap.ts'
 import { primaryCommands } from '../protocol/primary.ts'
 import type { Command, ProcessKind } from '../protocol/types.ts'
 import { mirrorCommands, vfCommands } from '../protocol/vf.ts'
@@ -46,5 +47,7 @@ export function askStatus(
       return ask(connection, vfCommands.status(), options)
     case 'mirror':
       return ask(connection, mirrorCommands.status(), options)
+    case 'pcap':
+      return ask(connection, pcapCommands.status(), options)
   }
 }

@@ -1,6 +1,7 @@
 // The primary's commands and its status reply (port counters).
 import * as v from 'valibot'
-import { anyReply, decodeJsonText, once } from './replies.ts'
+import { decodeJsonText, once } from './replies.ts'
+import { paddedResult } from './padded-result.ts'
 import type { Command } from './types.ts'
 
 const Counter = v.pipe(v.number(), v.integer(), v.minValue(0))
@@ -38,14 +39,14 @@ export const primaryCommands = {
   clear: (): Command => ({
     read: false,
     line: 'clear',
-    decode: anyReply,
+    decode: paddedResult,
     metric: 'clear',
     effect: { kind: 'primary.clear' },
   }),
   exit: (): Command => ({
     read: false,
     line: 'exit',
-    decode: anyReply,
+    decode: paddedResult,
     metric: 'exit',
     effect: { kind: 'exit' },
     closes: true,

@@ -2,7 +2,7 @@
 import type { Change, Effect } from './effects.ts'
 import type { Result } from './result.ts'
 
-export type ProcessKind = 'primary' | 'nfv' | 'vf' | 'mirror'
+export type ProcessKind = 'primary' | 'nfv' | 'vf' | 'mirror' | 'pcap'
 export type SecondaryKind = Exclude<ProcessKind, 'primary'>
 
 /** An nfv's forwarding state, as the REST spec spells it (the wire says running/idling). */

@@ -33,7 +33,7 @@ export type Faults = {
 }
 
 export type SimOptions = {
-  kind: ProcessKind
+  kind: Exclude<ProcessKind, 'pcap'> // the 2020 simulator (another branch) adds pcap
   clientId?: number
   host?: string
   port: number

@@ -1,7 +1,7 @@
 import type { ProcessKind } from '../protocol/types.ts'
 import { SimProcess, type Faults } from './sim-process.ts'
 
-export type SimSpec = { kind: ProcessKind; clientId?: number }
+export type SimSpec = { kind: Exclude<ProcessKind, 'pcap'>; clientId?: number }
 export type SimTarget = {
   host?: string
   primaryPort: number

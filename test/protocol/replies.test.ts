@@ -10,9 +10,17 @@ const json = (text: string) => Buffer.from(text, 'latin1')
 
 test('_get_client_id replies of every kind identify the process', () => {
   const cases: [Buffer, unknown][] = [
-    [fixedReply('1'), { kind: 'nfv', clientId: 1 }],
-    [fixedReply('12'), { kind: 'nfv', clientId: 12 }],
-    [fixedReply('0'), { kind: 'nfv', clientId: 0 }],
+    [fixedReply('1'), { kind: 'nfv', clientId: 1, era: '18.11' }],
+    [fixedReply('12'), { kind: 'nfv', clientId: 12, era: '18.11' }],
+    [
+      json('{"results":[{"result":"success"}],"client_id":5,"process_type":"nfv"}'),
+      { kind: 'nfv', clientId: 5, era: '2020' },
+    ],
+    [
+      json('{ "results": [ { "result": "success" } ], "client_id": 4, "process_type": "pcap" }'),
+      { kind: 'pcap', clientId: 4, era: '2020' },
+    ],
+    [fixedReply('0'), { kind: 'nfv', clientId: 0, era: '18.11' }],
     [
       json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }'),
       { kind: 'vf', clientId: 2 },
@@ -38,7 +46,7 @@ test('undecodable _get_client_id replies are typed failures', () => {
     json(
       '{ "results": [ { "result": "error", "error_details": { "message": "bad message format" } } ] }',
     ),
-    json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "pcap" }'),
+    json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vm" }'),
     json('{ "client_id": 2 '),
   ]) {
     assert.is(
