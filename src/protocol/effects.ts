@@ -17,6 +17,7 @@ export type Observation =
 export type Change =
   | { kind: 'primary.clear' }
   | { kind: 'exit' }
+  | { kind: 'primary.changed'; command: string } // a 2020 primary's forwarder, launch or flow rules
   | { kind: 'pcap.start' }
   | { kind: 'pcap.stop' }
   | { kind: 'nfv.forward' }

@@ -49,6 +49,11 @@ function nextPrimaryView(view: PrimaryView, effect: Effect, now: number): Primar
     case 'primary.clear':
       return view.status ? { ...view, status: zero(view.status) } : view
     case 'exit':
+    case 'primary.changed': // the counters are what the view holds: the next read tells
+    case 'port.add':
+    case 'port.del':
+    case 'patch.set':
+    case 'patch.reset':
       return view
     default:
       return undefined
