@@ -1,6 +1,7 @@
 // /v1/vfs and /v1/mirrors: status, components and their ports, the vf's classifier table.
 import { Hono, type Context } from 'hono'
 import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/vf.ts'
+import { classifierWordOf } from '../protocol/era.ts'
 import { workerCores } from '../state/hazards.ts'
 import { json, noContent } from './json.ts'
 import type { Processes, Target } from './processes.ts'
@@ -43,7 +44,11 @@ function componentRoutes<Info extends object>(
       const target = processes.secondary(c, kind)
       const { name, core, type } = await readJson(c, schemas.component)
       await knowCores(c, target)
-      await processes.ask(c, target, commands.componentStart(name, core, type))
+      // One vocabulary for clients: either word, sent as this vf's release spells it.
+      const word = type.startsWith('classifier')
+        ? classifierWordOf(processes.profile(target))
+        : type
+      await processes.ask(c, target, commands.componentStart(name, core, word))
       return noContent(c)
     })
     .delete(`${ID}/components/:name`, async (c) => {

@@ -62,7 +62,7 @@ export const LaunchBody = v.pipe(
 )
 export type LaunchBody = v.InferOutput<typeof LaunchBody>
 
-const tokensOf = (names: string[], given: Record<string, unknown>) =>
+const tokensOf = (names: string[], given: Record<string, string | number | null | undefined>) =>
   names.flatMap((name) => {
     if (!(name in given)) return []
     const value = given[name]

@@ -59,3 +59,12 @@ export const PrimaryPatchBody = v.object({ src: PrimaryPatchPort, dst: PrimaryPa
 export const CaptureBody = v.object({
   action: v.picklist(['start', 'stop'], 'expected start or stop'),
 })
+
+/** A 19.11 nfv also creates `memif` ports (never `phy`, `tap` or `pipe`: §2.4). */
+export const Nfv1911PortsBody = v.object({
+  action: v.picklist(['add', 'del'], 'expected add or del'),
+  port: portOf(['ring', 'vhost', 'pcap', 'nullpmd', 'memif']),
+})
+const NfvPatchPort = portOf(['ring', 'vhost', 'pcap', 'nullpmd', 'memif', 'tap'], true)
+/** A 19.11 nfv patches queues of physical ports too (`phy:0nq1`). */
+export const Nfv1911PatchBody = v.object({ src: NfvPatchPort, dst: NfvPatchPort })

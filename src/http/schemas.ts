@@ -78,7 +78,8 @@ const startComponent = (types: [string, ...string[]]) =>
     core: Core,
     type: v.picklist(types, `expected ${types.join(', ')}`),
   })
-export const VfComponentBody = startComponent(['forward', 'merge', 'classifier_mac'])
+/** `classifier_mac` (18.11) and `classifier` (2020) are one type, sent in the vf's own word. */
+export const VfComponentBody = startComponent(['forward', 'merge', 'classifier_mac', 'classifier'])
 export const MirrorComponentBody = startComponent(['mirror'])
 export type ComponentBody = v.InferOutput<typeof VfComponentBody>
 

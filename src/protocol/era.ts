@@ -49,3 +49,10 @@ export const primaryEra = (status: Record<string, unknown>): Era =>
 
 /** A label for logs and metrics: an era not learnt yet is `unknown`. */
 export const eraLabel = (profile: Profile | undefined): string => profile?.era ?? 'unknown'
+
+/**
+ * The classifier word this vf understands (§9.4): what its status showed, else its era's. An
+ * 18.08.3 vf (master-lcore, no string indexes, no classifier running) is the one blind spot.
+ */
+export const classifierWordOf = (profile: Profile): 'classifier' | 'classifier_mac' =>
+  profile.classifierWord ?? (profile.era === '2020' ? 'classifier' : 'classifier_mac')

@@ -25,6 +25,7 @@ export function paddedReader(maxBytes: number, afterReplyOf?: number) {
   // Bytes since the delivered reply started (reply + padding so far); none delivered yet: nothing to learn.
   let sinceStart = afterReplyOf ?? Number.NEGATIVE_INFINITY
   let frameBytes: number | undefined
+  let nuls = 0 // NULs skipped since the last reply started: more than one frame is not padding
 
   const learn = (length: number) => {
     if (length === MIN_FRAME_BYTES || length === LONG_FRAME_BYTES) frameBytes = length
@@ -47,11 +48,15 @@ export function paddedReader(maxBytes: number, afterReplyOf?: number) {
         let end = at
         while (end < chunk.length && chunk[end] === 0) end++
         sinceStart += end - at
+        nuls += end - at
         if (sinceStart >= LONG_FRAME_BYTES) learn(LONG_FRAME_BYTES)
+        if (nuls > LONG_FRAME_BYTES)
+          return fail(`more than ${LONG_FRAME_BYTES} bytes of NUL padding without a reply`)
         at = end
         if (at === chunk.length) break
         learn(sinceStart)
         skipping = false
+        nuls = 0
       }
       const first = held === 0 ? chunk[at] : (parts[0]?.[0] as number)
       // The reply needs at least this many more bytes before it can be complete.

@@ -87,4 +87,12 @@ test('the frame length is known once 32768 bytes of one reply and its padding ar
   assert.is(reader.frameBytes, 32768)
 })
 
+test('NULs beyond one frame are no padding: a protocol error', () => {
+  const reader = frameReader('padded', 1 << 20)
+  assert.ok(reader.push(Buffer.alloc(32768)).ok)
+  assert.is(reader.push(Buffer.alloc(1)).ok, false)
+  const after = frameReader('padded', 1 << 20)
+  assert.is(after.push(Buffer.concat([pad('{"a":1}', 2048), Buffer.alloc(40000)])).ok, false)
+})
+
 test.run()
