@@ -9,7 +9,7 @@ const portOf = (types: readonly string[], queue = false) =>
       new RegExp(
         `^(?:(?:${types.join('|')}):${INDEX}${queue ? `|phy:${INDEX}(?:nq${INDEX})?` : ''})$`,
       ),
-      `expected TYPE:N with TYPE one of ${[...(queue ? ['phy'] : []), ...types].join(', ')}${queue ? ' (phy:NnqQ for queue Q)' : ''}, N a decimal integer without sign or leading zeros`,
+      `expected TYPE:N with TYPE one of ${[...(queue ? ['phy'] : []), ...types].join(', ')} and N a decimal integer without sign or leading zeros${queue ? ' (phy:NnqQ for queue Q)' : ''}`,
     ),
     v.check((id) => Number(/:(\d+)/.exec(id)?.[1]) <= 65535, 'port index must be 0 to 65535'),
   )
