@@ -7,6 +7,7 @@ import { cpuLayout } from '../../src/http/cpu-routes.ts'
 import { commandsOf, registrations, withHarness, type Harness } from '../helpers/harness.ts'
 import {
   nfv2020,
+  pad,
   primary2020,
   scriptedPeer,
   spaced2020,
@@ -313,5 +314,28 @@ test('cpu_layout groups the sysfs cpus by socket and core; cpu_usage reads every
     assert.ok(Array.isArray(layout.json()))
   })
 })
+
+test('a 2019 primary (2048-byte frames) has ports and patches but no flow rules, pipes or memif', () =>
+  withHarness([], async (h) => {
+    const short = (line: string) => {
+      const answer = primary2020(line) as Buffer
+      return pad(answer.toString('latin1', 0, answer.indexOf(0)), 2048)
+    }
+    const [primary] = await peers(h, [[h.controller.primaryPort, short]])
+    assert.is(
+      (await h.api('PUT', '/v1/primary/ports', { action: 'add', port: 'ring:1' })).status,
+      204,
+    )
+    const flow = await h.api('DELETE', '/v1/primary/flow_rules/port_id/0')
+    assert.is(flow.status, 405)
+    assert.match(flow.text, /needs SPP 19\.11/)
+    const pipe = { action: 'add', port: 'pipe:0', rx: 'ring:0', tx: 'ring:1' }
+    assert.is((await h.api('PUT', '/v1/primary/ports', pipe)).status, 405)
+    assert.is(
+      (await h.api('PUT', '/v1/primary/ports', { action: 'del', port: 'memif:0' })).status,
+      405,
+    )
+    assert.equal(primary!.received, ['status', 'add ring:1'])
+  }))
 
 test.run()
