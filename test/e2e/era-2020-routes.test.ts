@@ -315,6 +315,19 @@ test('cpu_layout groups the sysfs cpus by socket and core; cpu_usage reads every
   })
 })
 
+test('a 19.11 vf attaches a queue of a phy port; an 18.11 vf is told the port is invalid', () =>
+  withHarness([{ kind: 'vf', clientId: 5 }], async (h) => {
+    const [vf] = await peers(h, [[h.controller.secondaryPort, spaced2020(2, 'vf')]])
+    const attach = { action: 'attach', port: 'phy:0nq1', dir: 'rx' }
+    const r = await h.api('PUT', '/v1/vfs/2/components/fw1/ports', attach)
+    assert.is(r.status, 204, r.text)
+    assert.equal(vf!.received.slice(1), ['status', 'port add phy:0nq1 rx fw1'])
+    const old = await h.api('PUT', '/v1/vfs/5/components/fw1/ports', attach)
+    assert.is(old.status, 400)
+    assert.match(old.text, /^invalid key\(port\): "phy:0nq1"/)
+    assert.equal(commandsOf(h.sim('vf 5')), ['status'])
+  }))
+
 test('a 2019 primary (2048-byte frames) has ports and patches but no flow rules, pipes or memif', () =>
   withHarness([], async (h) => {
     const short = (line: string) => {
