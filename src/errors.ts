@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'QUEUE_FULL' // not queued: too many commands already wait for this process
   | 'PROCESS_UNAVAILABLE' // not sent: the process disconnected and did not come back in time
   | 'INTERNAL' // a fault of the controller itself
+  | 'NOT_IN_RELEASE' // the process's SPP release has no such command; nothing was sent
 
 /** An expected failure, carrying a code and a message fit to show a user. */
 export class ControllerError extends Error {

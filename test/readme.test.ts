@@ -2,12 +2,16 @@ import { readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CLIENT_ID_PATTERN } from '../src/http/schemas.ts'
-import { withHarness } from './helpers/harness.ts'
+import { registrations, withHarness } from './helpers/harness.ts'
+import { primary2020, scriptedPeer, spaced2020 } from './helpers/peer-2020.ts'
 
 // Every `curl -s [-X METHOD] URL [-d 'BODY']` line of the README, run in order against the demo's
 // processes. A following `# command error: ...` line is the expected 400; a following `# {...}` or
 // `# [...]` line without an ellipsis is the exact JSON answer; anything else must succeed.
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8').split('\n')
+// Lines between these markers run against scripted 2020-era processes instead.
+const from2020 = README.indexOf('<!-- 2020 examples -->')
+const to2020 = README.indexOf('<!-- /2020 examples -->')
 const CURL = /^curl -s (?:-X (\w+) )?http:\/\/localhost:7777(\S+)(?: -d '([^']*)')?/
 const examples = README.flatMap((line, i) => {
   const match = CURL.exec(line)
@@ -20,9 +24,30 @@ const examples = README.flatMap((line, i) => {
       path: match[2]!,
       body: match[3],
       expected: next.startsWith('# ') && !next.includes('...') ? next.slice(2) : undefined,
+      era2020: i > from2020 && i < to2020,
     },
   ]
 })
+
+/** The 2020 examples, in order, against a 2020 primary, vf 2, mirror 3 and pcap 4. */
+const run2020 = (lines: typeof examples) =>
+  withHarness([], async (h) => {
+    const { primaryPort: p, secondaryPort: s } = h.controller
+    const registered = registrations(h.controller, 4)
+    const answers = [
+      primary2020,
+      spaced2020(2, 'vf'),
+      spaced2020(3, 'mirror'),
+      spaced2020(4, 'pcap'),
+    ]
+    await Promise.all(answers.map((answer, i) => scriptedPeer(i === 0 ? p : s, answer)))
+    await registered
+    for (const { line, method, path, body, expected } of lines) {
+      const r = await h.api(method, path, body)
+      assert.ok(r.status === 200 || r.status === 204, `${line}: ${r.status} ${r.text}`)
+      if (expected) assert.equal(r.json(), JSON.parse(expected), line)
+    }
+  })
 
 test('the README shows a curl example for every endpoint, and each answers as shown', () =>
   withHarness(
@@ -34,7 +59,9 @@ test('the README shows a curl example for every endpoint, and each answers as sh
     ],
     async (h) => {
       assert.ok(examples.length >= 30, `${examples.length} examples`)
-      for (const { line, method, path, body, expected } of examples) {
+      assert.ok(from2020 > 0 && to2020 > from2020, 'the 2020 examples are marked')
+      const old = examples.filter((e) => !e.era2020)
+      for (const { line, method, path, body, expected } of old) {
         const r = await h.api(method, path, body)
         if (expected?.startsWith('command error:')) {
           assert.is(r.status, 400, line)
@@ -44,6 +71,7 @@ test('the README shows a curl example for every endpoint, and each answers as sh
           if (expected) assert.equal(r.json(), JSON.parse(expected), line)
         }
       }
+      await run2020(examples.filter((e) => e.era2020))
       // API routes only: the pages and their files (/, /docs, /ui/*, /docs/*) are not API routes;
       // the README names the pages in prose, checked below.
       const routes = new Set(
@@ -55,7 +83,11 @@ test('the README shows a curl example for every endpoint, and each answers as sh
       const shown = new Set(
         examples.map(
           ({ method, path }) =>
-            `${method} ${path.replace(/\/-?\d+(?=\/|$)/, '/:client_id').replace(/(components\/)[^/]+/, '$1:name')}`,
+            `${method} ${path
+              .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
+              .replace(/port_id\/\d+/, 'port_id/:port_id')
+              .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
+              .replace(/(components\/)[^/]+/, '$1:name')}`,
         ),
       )
       assert.match(

@@ -1,7 +1,8 @@
 // Asking a process: queue one command on its connection and wait for the decoded reply.
 import { ControllerError } from '../errors.ts'
-import { isSafeLine } from '../protocol/line.ts'
+import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
 import { nfvCommands } from '../protocol/nfv.ts'
+import { pcapCommands } from '../protocol/pcap.ts'
 import { primaryCommands } from '../protocol/primary.ts'
 import type { Command, ProcessKind } from '../protocol/types.ts'
 import { mirrorCommands, vfCommands } from '../protocol/vf.ts'
@@ -18,7 +19,7 @@ export function ask<T>(
   command: Command<T>,
   options?: JobOptions,
 ): Promise<T> {
-  if (!isSafeLine(command.line)) {
+  if (!(command.long ? isSafeLongLine(command.line) : isSafeLine(command.line))) {
     return Promise.reject(
       new ControllerError('INVALID_REQUEST', 'refusing to send a malformed command'),
     )
@@ -46,5 +47,7 @@ export function askStatus(
       return ask(connection, vfCommands.status(), options)
     case 'mirror':
       return ask(connection, mirrorCommands.status(), options)
+    case 'pcap':
+      return ask(connection, pcapCommands.status(), options)
   }
 }

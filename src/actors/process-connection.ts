@@ -5,6 +5,7 @@ import { assign, enqueueActions, raise, sendTo, setup, type ActorRefFrom } from 
 import type { ErrorCode } from '../errors.ts'
 import { HANDSHAKES, type Identity } from '../protocol/client-id.ts'
 import type { Effect } from '../protocol/effects.ts'
+import { learnProfile, type Era, type Profile } from '../protocol/era.ts'
 import { fail, type Result } from '../protocol/result.ts'
 import type { ProcessKind } from '../protocol/types.ts'
 import { hazardOf } from '../state/hazards.ts'
@@ -29,6 +30,8 @@ type Context = Input & {
   kind?: ProcessKind
   clientId?: number
   view?: ProcessView
+  /** The wire dialect learnt from what the process sent (protocol/era.ts). */
+  profile: Profile
   closeReason?: string
 }
 type Events =
@@ -47,7 +50,7 @@ export type CommandDone = {
   ms: number
 }
 type Emitted =
-  | { type: 'identified'; kind: ProcessKind; clientId?: number }
+  | { type: 'identified'; kind: ProcessKind; clientId?: number; era?: Era }
   | CommandDone
   /** Commands that were never written when the connection closed: they may wait for the process. */
   | { type: 'unsent'; jobs: Job[] }
@@ -112,7 +115,8 @@ export const processConnection = setup({
         }
         log[level](fields, result.ok ? 'command done' : `command failed: ${result.message}`)
       }
-      enqueue.assign({ current: undefined, view: after })
+      const profile = result.ok ? learnProfile(context.profile, result.value) : context.profile
+      enqueue.assign({ current: undefined, view: after, profile })
       const ms = performance.now() - sentAt
       const { line, metric } = job
       enqueue.emit({ type: 'commandDone', line, metric, reply: result, before: view, after, ms })
@@ -135,18 +139,23 @@ export const processConnection = setup({
   },
 }).createMachine({
   id: 'processConnection',
-  context: ({ input }) => ({ ...input, queue: new CommandQueue() }),
+  context: ({ input }) => ({ ...input, queue: new CommandQueue(), profile: {} }),
   invoke: {
     id: 'link',
     src: 'socketLink',
     input: ({ context }) => ({
       socket: context.socket,
-      framing: context.role === 'primary' ? 'fixed' : 'detect',
+      framing: context.role === 'primary' ? 'padded' : 'detect',
       maxReplyBytes: context.maxReplyBytes,
     }),
   },
   on: {
     command: { actions: { type: 'queue', params: ({ event }) => event.job } },
+    'link.frameBytes': {
+      actions: assign({
+        profile: ({ context, event }) => ({ ...context.profile, frameBytes: event.bytes }),
+      }),
+    },
     'link.closed': {
       target: '.closed',
       actions: { type: 'setCloseReason', params: ({ event }) => event.reason },
@@ -174,10 +183,11 @@ export const processConnection = setup({
           {
             guard: ({ event }) => event.result.ok,
             target: 'idle',
-            actions: enqueueActions(({ event: { result }, enqueue }) => {
+            actions: enqueueActions(({ context, event: { result }, enqueue }) => {
               if (!result.ok) return
-              const { kind, clientId } = result.value
-              enqueue.assign({ kind, clientId, view: emptyView(kind) })
+              const { kind, clientId, era } = result.value
+              const profile = era ? { ...context.profile, era } : context.profile
+              enqueue.assign({ kind, clientId, view: emptyView(kind), profile })
               enqueue.emit({ type: 'identified', ...result.value })
             }),
           },

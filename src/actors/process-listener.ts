@@ -77,9 +77,13 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
       }
     connection.on(
       'identified',
-      guarded(({ kind, clientId }) => {
+      guarded(({ kind, clientId, era }) => {
         handshaking.delete(connection)
-        log.info({ process: processLabel({ kind, clientId }), peer }, 'process identified')
+        const shown = era ?? 'unknown until its first status'
+        log.info(
+          { process: processLabel({ kind, clientId }), peer, era: shown },
+          'process identified',
+        )
         registry.claim({ kind, clientId, connection, peer })
       }),
     )

@@ -12,6 +12,9 @@ import { CLIENT_ID_PATTERN } from './schemas.ts'
 import { mirrorRoutes, vfRoutes } from './component-routes.ts'
 import { notFound, onError } from './errors.ts'
 import { nfvRoutes } from './nfv-routes.ts'
+import { cpuRoutes } from './cpu-routes.ts'
+import { pcapRoutes, secondaryExitRoutes } from './pcap-routes.ts'
+import { primary2020Routes } from './primary-2020-routes.ts'
 import { presentNfv, presentTopology, type NfvStatusWords } from './present.ts'
 import { primaryRoutes } from './primary-routes.ts'
 import { processesOf } from './processes.ts'
@@ -80,6 +83,12 @@ export function createApp(options: AppOptions) {
   app.route('/v1/nfvs', nfvRoutes(processes, presentNfv(nfvStatus)))
   app.route('/v1/vfs', vfRoutes(processes))
   app.route('/v1/mirrors', mirrorRoutes(processes))
+  // SPP 2020 (spp-protocol-2020 §10): routes only 2020-era processes have; 405 for 18.11 ones.
+  app.route('/v1', primary2020Routes(registry, processes))
+  app.route('/v1/vfs', secondaryExitRoutes(registry, processes, 'vf'))
+  app.route('/v1/mirrors', secondaryExitRoutes(registry, processes, 'mirror'))
+  app.route('/v1/pcaps', pcapRoutes(processes))
+  app.route('/v1', cpuRoutes(registry))
   app.route('/v1', eventRoutes(hub, events))
   // Plan/apply steps go through the app itself, so each is checked like a client's request.
   app.route('/v1', topologyRoutes(registry, hub, app.request, presentTopology(nfvStatus)))

@@ -1,6 +1,8 @@
 // /v1/vfs and /v1/mirrors: status, components and their ports, the vf's classifier table.
 import { Hono, type Context } from 'hono'
+import * as v from 'valibot'
 import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/vf.ts'
+import { classifierWordOf } from '../protocol/era.ts'
 import { workerCores } from '../state/hazards.ts'
 import { json, noContent } from './json.ts'
 import type { Processes, Target } from './processes.ts'
@@ -10,14 +12,18 @@ import {
   ComponentName,
   MirrorComponentBody,
   MirrorPortsBody,
+  MirrorQueuePortsBody,
   VfComponentBody,
   VfPortsBody,
+  VfQueuePortsBody,
 } from './schemas.ts'
 import { check, readJson } from './validate.ts'
 
 type Schemas = {
   component: typeof VfComponentBody
   ports: typeof VfPortsBody | typeof MirrorPortsBody
+  /** A 19.11 process's (string port indexes): queues of phy ports allowed. */
+  queuePorts: typeof VfQueuePortsBody | typeof MirrorQueuePortsBody
 }
 
 const nameOf = (c: Context) => check(ComponentName, c.req.param('name'), 'name')
@@ -43,7 +49,11 @@ function componentRoutes<Info extends object>(
       const target = processes.secondary(c, kind)
       const { name, core, type } = await readJson(c, schemas.component)
       await knowCores(c, target)
-      await processes.ask(c, target, commands.componentStart(name, core, type))
+      // One vocabulary for clients: either word, sent as this vf's release spells it.
+      const word = type.startsWith('classifier')
+        ? classifierWordOf(processes.profile(target))
+        : type
+      await processes.ask(c, target, commands.componentStart(name, core, word))
       return noContent(c)
     })
     .delete(`${ID}/components/:name`, async (c) => {
@@ -54,7 +64,13 @@ function componentRoutes<Info extends object>(
     .put(`${ID}/components/:name/ports`, async (c) => {
       const target = processes.secondary(c, kind)
       const name = nameOf(c)
-      const body = await readJson(c, schemas.ports)
+      const raw = await readJson(c, v.looseObject({}))
+      // A queue (phy:0nq1) exists for 19.11 processes only: their status lists string indexes.
+      const queued = typeof raw.port === 'string' && /^phy:\d+nq/.test(raw.port)
+      if (queued && processes.profile(target).era === undefined)
+        await processes.ask(c, target, commands.status())
+      const queues = queued && processes.profile(target).portIndexStrings === true
+      const body = check(queues ? schemas.queuePorts : schemas.ports, raw)
       const vlan = 'vlan' in body ? (body.vlan ?? undefined) : undefined
       const command =
         body.action === 'attach'
@@ -70,6 +86,7 @@ export const vfRoutes = (processes: Processes) =>
   componentRoutes(processes, 'vf', vfCommands, {
     component: VfComponentBody,
     ports: VfPortsBody,
+    queuePorts: VfQueuePortsBody,
   }).put(`${ID}/classifier_table`, async (c) => {
     const target = processes.secondary(c, 'vf')
     const body = await readJson(c, ClassifierBody)
@@ -87,4 +104,5 @@ export const mirrorRoutes = (processes: Processes) =>
   componentRoutes(processes, 'mirror', mirrorCommands, {
     component: MirrorComponentBody,
     ports: MirrorPortsBody,
+    queuePorts: MirrorQueuePortsBody,
   })

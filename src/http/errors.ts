@@ -12,6 +12,7 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   INVALID_REQUEST: 400,
   COMMAND_REJECTED: 400,
   PROCESS_NOT_FOUND: 404,
+  NOT_IN_RELEASE: 405,
   BODY_TOO_LARGE: 413,
   CLIENT_GONE: 499 as ContentfulStatusCode, // nginx's code for it: counted as a client outcome
   REPLY_TIMEOUT: 500,

@@ -2,13 +2,17 @@
 import { Hono } from 'hono'
 import { nfvCommands as nfv, type NfvInfo } from '../protocol/nfv.ts'
 import { json, noContent } from './json.ts'
-import type { Processes } from './processes.ts'
+import { LONG_FRAME_BYTES } from '../protocol/padded-frames.ts'
+import type { Processes, Target } from './processes.ts'
+import { Nfv1911PatchBody, Nfv1911PortsBody } from './schemas-2020.ts'
 import { CLIENT_ID_SEGMENT as ID, ForwardBody, NfvPortsBody, PatchBody } from './schemas.ts'
 import { readJson } from './validate.ts'
 
 /** The nfv endpoints; `present` words the status as the controller is configured to. */
-export const nfvRoutes = (processes: Processes, present: (info: NfvInfo) => object) =>
-  new Hono()
+export const nfvRoutes = (processes: Processes, present: (info: NfvInfo) => object) => {
+  // memif ports and queue ids (phy:0nq1) exist from 19.11 on, whose replies are 32768 bytes.
+  const is1911 = (target: Target) => processes.profile(target).frameBytes === LONG_FRAME_BYTES
+  return new Hono()
     .get(ID, async (c) => {
       const target = processes.secondary(c, 'nfv')
       return json(c, present(await processes.ask(c, target, nfv.status())))
@@ -21,13 +25,13 @@ export const nfvRoutes = (processes: Processes, present: (info: NfvInfo) => obje
     })
     .put(`${ID}/ports`, async (c) => {
       const target = processes.secondary(c, 'nfv')
-      const { action, port } = await readJson(c, NfvPortsBody)
+      const { action, port } = await readJson(c, is1911(target) ? Nfv1911PortsBody : NfvPortsBody)
       await processes.ask(c, target, action === 'add' ? nfv.addPort(port) : nfv.delPort(port))
       return noContent(c)
     })
     .put(`${ID}/patches`, async (c) => {
       const target = processes.secondary(c, 'nfv')
-      const { src, dst } = await readJson(c, PatchBody)
+      const { src, dst } = await readJson(c, is1911(target) ? Nfv1911PatchBody : PatchBody)
       await processes.ask(c, target, nfv.patch(src, dst))
       return noContent(c)
     })
@@ -39,3 +43,4 @@ export const nfvRoutes = (processes: Processes, present: (info: NfvInfo) => obje
       await processes.ask(c, processes.secondary(c, 'nfv'), nfv.exit())
       return noContent(c)
     })
+}

@@ -3,6 +3,7 @@ import type { GenericSchema } from 'valibot'
 import * as bodies from './schemas.ts'
 import * as answers from './response-schemas.ts'
 import { DesiredDocument } from '../topology/document.ts'
+import { OPERATIONS_2020 } from './operations-2020.ts'
 
 type Method = 'get' | 'put' | 'post' | 'delete'
 /** What a success carries: a JSON schema for GET bodies, or another media type. */
@@ -207,4 +208,5 @@ export const OPERATIONS: Operation[] = [
   { method: 'get', path: '/openapi.json', summary: 'This document', success: 'openapi' },
   { method: 'get', path: '/', summary: 'The live topology page', success: 'text/html' },
   { method: 'get', path: '/docs', summary: 'These docs', success: 'text/html' },
+  ...OPERATIONS_2020,
 ]

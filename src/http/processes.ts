@@ -3,6 +3,7 @@ import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import { ask } from '../actors/ask.ts'
 import type { Registry } from '../actors/registry.ts'
+import type { Profile } from '../protocol/era.ts'
 import type { Command, ProcessKind, SecondaryKind } from '../protocol/types.ts'
 import type { ProcessView } from '../state/process-view.ts'
 
@@ -39,6 +40,10 @@ export function processesOf(registry: Registry) {
     ask<T>(c: Context, target: Target, command: Command<T>): Promise<T> {
       const { connection } = registry.find(target.kind, target.clientId)
       return ask(connection, command, { requestId: c.get('requestId'), left: clientGone(c) })
+    },
+    /** The wire dialect learnt from the process so far (protocol/era.ts). */
+    profile(target: Target): Profile {
+      return registry.find(target.kind, target.clientId).connection.getSnapshot().context.profile
     },
     /** What the controller knows of the process now. */
     view(target: Target): ProcessView | undefined {

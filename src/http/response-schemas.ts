@@ -9,7 +9,7 @@ const ClientId = v.pipe(Int, v.minValue(0))
 export const ProcessList = v.array(
   v.union([
     v.object({ type: v.literal('primary') }),
-    v.object({ type: v.picklist(['nfv', 'vf', 'mirror']), 'client-id': ClientId }),
+    v.object({ type: v.picklist(['nfv', 'vf', 'mirror', 'pcap']), 'client-id': ClientId }),
   ]),
 )
 
@@ -20,6 +20,8 @@ export { PrimaryStatus }
 export const NfvInfo = v.object({
   'client-id': ClientId,
   status: v.picklist(['Running', 'Idle']),
+  'master-lcore': v.optional(ClientId),
+  lcores: v.optional(v.array(ClientId)),
   ports: v.array(v.string()),
   patches: v.array(v.object({ src: v.string(), dst: v.string() })),
 })
@@ -40,6 +42,7 @@ const Component = v.object({
 export const VfInfo = v.object({
   'client-id': ClientId,
   ports: v.array(v.string()),
+  'master-lcore': v.optional(ClientId),
   components: v.array(Component),
   classifier_table: v.array(v.object({ type: v.string(), value: v.string(), port: v.string() })),
 })
@@ -48,7 +51,16 @@ export const VfInfo = v.object({
 export const MirrorInfo = v.object({
   'client-id': ClientId,
   ports: v.array(v.string()),
+  'master-lcore': v.optional(ClientId),
   components: v.array(Component),
+})
+
+/** GET /v1/pcaps/{client_id}: the status `info`, passed through (2020 processes). */
+export const PcapInfo = v.looseObject({
+  'client-id': ClientId,
+  status: v.picklist(['idle', 'running']),
+  'master-lcore': v.optional(ClientId),
+  core: v.array(v.looseObject({ core: Int })),
 })
 
 const Unreadable = v.object({ error: v.string() })
@@ -61,6 +73,7 @@ export const Topology = v.object({
   nfvs: byClientId(NfvInfo),
   vfs: byClientId(VfInfo),
   mirrors: byClientId(MirrorInfo),
+  pcaps: v.optional(byClientId(PcapInfo)),
 })
 
 const Step = v.object({

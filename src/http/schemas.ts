@@ -23,6 +23,11 @@ export const NfvPort = portId(['ring', 'vhost', 'pcap', 'nullpmd'], NFV_PORT_IND
 export const NfvPatchPort = portId(['phy', 'ring', 'vhost', 'pcap', 'nullpmd'], NFV_PORT_INDEX_MAX)
 /** vf and mirror know these three port types only. */
 export const VfPort = portId(['phy', 'vhost', 'ring'], VF_PORT_INDEX_MAX)
+/** A 19.11 vf or mirror also takes a queue of a multi-queue phy port: `phy:0nq1`. */
+export const VfQueuePort = v.union(
+  [VfPort, v.pipe(v.string(), v.regex(/^phy:(?:[12]?[0-9]|3[01])nq(?:0|[1-9][0-9]{0,4})$/))],
+  'expected TYPE:N with TYPE one of phy, vhost, ring and N 0 to 31, or phy:NnqQ for queue Q',
+)
 
 const integer = (what: string, min: number, max: number) =>
   v.pipe(
@@ -78,7 +83,8 @@ const startComponent = (types: [string, ...string[]]) =>
     core: Core,
     type: v.picklist(types, `expected ${types.join(', ')}`),
   })
-export const VfComponentBody = startComponent(['forward', 'merge', 'classifier_mac'])
+/** `classifier_mac` (18.11) and `classifier` (2020) are one type, sent in the vf's own word. */
+export const VfComponentBody = startComponent(['forward', 'merge', 'classifier_mac', 'classifier'])
 export const MirrorComponentBody = startComponent(['mirror'])
 export type ComponentBody = v.InferOutput<typeof VfComponentBody>
 
@@ -108,23 +114,28 @@ export const OptionalVlan = v.nullish(
   ),
 )
 
-const DetachBody = v.object({ action: v.literal('detach'), port: VfPort, dir: Dir })
-/** vf: attach may carry a vlan operation; detach ignores it. */
-export const VfPortsBody = v.variant(
-  'action',
-  [
-    v.object({ action: v.literal('attach'), port: VfPort, dir: Dir, vlan: OptionalVlan }),
-    DetachBody,
-  ],
-  'expected attach or detach',
-)
+// The port bodies for a port id schema: 18.11's, or a 19.11 vf's with queues (phy:NnqQ).
+const portBodies = <P extends v.GenericSchema<unknown, string>>(port: P) => {
+  const detach = v.object({ action: v.literal('detach'), port, dir: Dir })
+  return {
+    /** vf: attach may carry a vlan operation; detach ignores it. */
+    vf: v.variant(
+      'action',
+      [v.object({ action: v.literal('attach'), port, dir: Dir, vlan: OptionalVlan }), detach],
+      'expected attach or detach',
+    ),
+    /** mirror: the vlan object is not looked at. */
+    mirror: v.variant(
+      'action',
+      [v.object({ action: v.literal('attach'), port, dir: Dir }), detach],
+      'expected attach or detach',
+    ),
+  }
+}
+const PORT_BODIES = portBodies(VfPort)
+export const VfPortsBody = PORT_BODIES.vf
 export type VfPortsBody = v.InferOutput<typeof VfPortsBody>
-/** mirror: the vlan object is not looked at. */
-export const MirrorPortsBody = v.variant(
-  'action',
-  [v.object({ action: v.literal('attach'), port: VfPort, dir: Dir }), DetachBody],
-  'expected attach or detach',
-)
+export const MirrorPortsBody = PORT_BODIES.mirror
 export type MirrorPortsBody = v.InferOutput<typeof MirrorPortsBody>
 
 // SPP's CLI sends the classifier vlan as a string of digits ("101").
@@ -151,3 +162,8 @@ export const ClassifierBody = v.variant(
   'expected mac or vlan',
 )
 export type ClassifierBody = v.InferOutput<typeof ClassifierBody>
+
+const QUEUE_BODIES = portBodies(VfQueuePort)
+/** The port bodies of a 19.11 vf and mirror (string port indexes): queues allowed. */
+export const VfQueuePortsBody = QUEUE_BODIES.vf
+export const MirrorQueuePortsBody = QUEUE_BODIES.mirror

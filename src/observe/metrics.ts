@@ -3,11 +3,13 @@ import { Counter, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-cli
 import { ask } from '../actors/ask.ts'
 import { processLabel } from '../actors/process-connection.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import { eraLabel } from '../protocol/era.ts'
 import { primaryCommands, type PrimaryStatus } from '../protocol/primary.ts'
 import type { Result } from '../protocol/result.ts'
 import type { ProcessKind } from '../protocol/types.ts'
 
-const KINDS: ProcessKind[] = ['primary', 'nfv', 'vf', 'mirror']
+const KINDS: ProcessKind[] = ['primary', 'nfv', 'vf', 'mirror', 'pcap']
+const ERAS = ['18.11', '2020', 'unknown'] // unknown: a vf or mirror whose status was not read yet
 
 /** Prometheus metrics of the controller (prom-client), served at GET /metrics. */
 export function createMetrics(processes: Registry) {
@@ -59,12 +61,17 @@ export function createMetrics(processes: Registry) {
   })
   new Gauge({
     name: 'spp_processes',
-    help: 'Identified processes connected now, by kind',
-    labelNames: ['kind'],
+    help: 'Identified processes connected now, by kind and SPP era (18.11 or 2020)',
+    labelNames: ['kind', 'era'],
     registers,
     collect() {
-      const entries = processes.entries()
-      for (const kind of KINDS) this.set({ kind }, entries.filter((e) => e.kind === kind).length)
+      const counts = new Map<string, number>()
+      for (const { kind, connection } of processes.entries()) {
+        const key = `${kind} ${eraLabel(connection.getSnapshot().context.profile)}`
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+      }
+      for (const kind of KINDS)
+        for (const era of ERAS) this.set({ kind, era }, counts.get(`${kind} ${era}`) ?? 0)
     },
   })
   new Gauge({

@@ -14,12 +14,15 @@ const CoreEntry = v.object({
   tx_port: v.optional(v.array(PortEntry)),
 })
 const ClassifierEntry = v.object({ type: v.string(), value: v.string(), port: v.string() })
+// 18.11 lists port indexes as numbers; 19.11 as strings, `"0 nq 1"` for a queue of a phy port.
+const Index = v.union([v.pipe(Int, v.minValue(0)), v.pipe(v.string(), v.regex(/^\d+( nq \d+)?$/))])
 const StatusReply = v.object({
   info: v.object({
     'client-id': Int,
-    phy: v.array(Int),
-    vhost: v.array(Int),
-    ring: v.array(Int),
+    phy: v.array(Index),
+    vhost: v.array(Index),
+    ring: v.array(Index),
+    'master-lcore': v.optional(Int),
     core: v.array(CoreEntry),
     classifier_table: v.optional(v.array(ClassifierEntry)),
   }),
@@ -46,13 +49,39 @@ export type ClassifierEntry = v.InferOutput<typeof ClassifierEntry>
 export type VfInfo = {
   'client-id': number
   ports: string[]
+  /** 18.08.3 and later only, where SPP's 2020 controller shows it. */
+  'master-lcore'?: number
   components: ComponentEntry[]
   classifier_table: ClassifierEntry[]
 }
 /** GET /v1/mirrors/{id}: mirror port objects carry only `port`, as the spec says. */
-export type MirrorInfo = { 'client-id': number; ports: string[]; components: ComponentEntry[] }
+export type MirrorInfo = {
+  'client-id': number
+  ports: string[]
+  'master-lcore'?: number
+  components: ComponentEntry[]
+}
 
-const portIds = ({ info }: StatusReply) => [
+/** What a status shows of its release beyond the REST body (spp-protocol-2020 §9.2). */
+export type StatusMarks = { portIndexStrings?: boolean }
+const marks = new WeakMap<object, StatusMarks>()
+/** The markers seen in the status reply this body was decoded from. */
+export const marksOf = (info: object): StatusMarks | undefined => marks.get(info)
+
+const head = ({ info }: StatusReply) => {
+  const { phy, vhost, ring } = info
+  const all = [...phy, ...vhost, ...ring]
+  // With no port at all the index type cannot tell; master-lcore then decides alone.
+  const strings = all.length ? all.some((i) => typeof i === 'string') : undefined
+  const body = {
+    'client-id': info['client-id'],
+    ports: portIds(info),
+    ...(info['master-lcore'] === undefined ? {} : { 'master-lcore': info['master-lcore'] }),
+  }
+  return { body, marks: strings === undefined ? {} : { portIndexStrings: strings } }
+}
+
+const portIds = (info: StatusReply['info']) => [
   ...info.phy.map((n) => `phy:${n}`),
   ...info.vhost.map((n) => `vhost:${n}`),
   ...info.ring.map((n) => `ring:${n}`),
@@ -74,12 +103,14 @@ export const decodeVfStatus = (frame: Buffer): Result<VfInfo> => {
   const reply = decodeResults(frame, StatusReply, 'vf status')
   if (!reply.ok) return reply
   const { info } = reply.value
-  return ok({
-    'client-id': info['client-id'],
-    ports: portIds(reply.value),
+  const { body, marks: seen } = head(reply.value)
+  const decoded: VfInfo = {
+    ...body,
     components: info.core.map((entry) => component(entry, (p) => p)),
     classifier_table: info.classifier_table ?? [],
-  })
+  }
+  marks.set(decoded, seen)
+  return ok(decoded)
 }
 
 /** A mirror's status reply as GET /v1/mirrors/{id} answers it. */
@@ -87,11 +118,13 @@ export const decodeMirrorStatus = (frame: Buffer): Result<MirrorInfo> => {
   const reply = decodeResults(frame, StatusReply, 'mirror status')
   if (!reply.ok) return reply
   const { info } = reply.value
-  return ok({
-    'client-id': info['client-id'],
-    ports: portIds(reply.value),
+  const { body, marks: seen } = head(reply.value)
+  const decoded: MirrorInfo = {
+    ...body,
     components: info.core.map((entry) => component(entry, ({ port }) => ({ port }))),
-  })
+  }
+  marks.set(decoded, seen)
+  return ok(decoded)
 }
 
 const Success = v.object({})

@@ -2,19 +2,24 @@
 // the event stream and the metrics all derive from.
 import type { NfvInfo } from './nfv.ts'
 import type { PrimaryStatus } from './primary.ts'
-import type { Dir, MirrorInfo, VfInfo, VlanTag } from './component-status.ts'
+import type { Dir, MirrorInfo, StatusMarks, VfInfo, VlanTag } from './component-status.ts'
+import type { PcapInfo } from './pcap.ts'
 
 /** A status read, with what it saw. */
 export type Observation =
   | { kind: 'primary.read'; status: PrimaryStatus }
   | { kind: 'nfv.read'; info: NfvInfo }
-  | { kind: 'vf.read'; info: VfInfo }
-  | { kind: 'mirror.read'; info: MirrorInfo }
+  | { kind: 'vf.read'; info: VfInfo; marks?: StatusMarks }
+  | { kind: 'mirror.read'; info: MirrorInfo; marks?: StatusMarks }
+  | { kind: 'pcap.read'; info: PcapInfo }
 
 /** A change a process made on request. */
 export type Change =
   | { kind: 'primary.clear' }
   | { kind: 'exit' }
+  | { kind: 'primary.changed'; command: string } // a 2020 primary's forwarder, launch or flow rules
+  | { kind: 'pcap.start' }
+  | { kind: 'pcap.stop' }
   | { kind: 'nfv.forward' }
   | { kind: 'nfv.stop' }
   | { kind: 'port.add'; port: string }

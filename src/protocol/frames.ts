@@ -1,20 +1,28 @@
+// Cuts a process's byte stream into replies: NUL-padded frames (primary, nfv) or JSON objects (vf, mirror, pcap).
+import { paddedReader } from './padded-frames.ts'
 import { fail, ok, type Result } from './result.ts'
 
-/** Every primary and nfv reply is exactly this many bytes: a C string padded with NULs. */
+/** An 18.11 primary or nfv reply is exactly this many bytes: a C string padded with NULs. */
 export const FIXED_REPLY_BYTES = 2048
 
 /**
- * How replies on a connection are delimited. `fixed`: 2048-byte blocks (primary, nfv).
- * `json`: one complete JSON object each, no terminator (vf, mirror). `detect`: a secondary
- * before its handshake; its first reply decides (vf and mirror answer with `{`, nfv with digits).
+ * How replies on a connection are delimited. `padded`: a C string padded with NULs to a frame of
+ * 2048 or 32768 bytes (primary, nfv; see padded-frames.ts). `json`: one complete JSON object
+ * each, no terminator (vf, mirror, pcap). `detect`: a secondary before its handshake; its first
+ * reply decides: digits are an 18.11 nfv (padded), `{` a JSON object, and NULs after that object
+ * a 2019+ nfv (padded from then on).
  */
-export type Framing = 'fixed' | 'json' | 'detect'
+export type Framing = 'padded' | 'json' | 'detect'
 
 /** Cuts a byte stream into replies; `push` returns the replies that the chunk completed. */
 export type FrameReader = {
   push(chunk: Buffer): Result<Buffer[]>
   /** Bytes held for a reply that is not complete yet. */
   readonly pending: number
+  /** A padded connection's frame length (2048 or 32768), once measured. */
+  readonly frameBytes: number | undefined
+  /** The connection turned out padded (a JSON nfv handshake is followed by NULs). */
+  readonly padded: boolean
 }
 
 const OPEN = 0x7b // {
@@ -29,6 +37,10 @@ const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0
  */
 export function frameReader(framing: Framing, maxBytes: number): FrameReader {
   let mode = framing
+  let padded = framing === 'padded' ? paddedReader(maxBytes) : undefined
+  // A detected JSON first reply may be an nfv's handshake: NULs right after it switch to padded.
+  let firstReply: number | undefined
+  let replies = 0
   let parts: Buffer[] = []
   let pending = 0
   // JSON scanner state, carried across chunks so that every byte is looked at once.
@@ -45,19 +57,8 @@ export function frameReader(framing: Framing, maxBytes: number): FrameReader {
     const frame = parts.length === 0 ? last : Buffer.concat([...parts, last])
     parts = []
     pending = 0
+    replies++
     return frame
-  }
-
-  const pushFixed = (chunk: Buffer): Result<Buffer[]> => {
-    const frames: Buffer[] = []
-    let start = 0
-    while (pending + (chunk.length - start) >= FIXED_REPLY_BYTES) {
-      const end = start + FIXED_REPLY_BYTES - pending
-      frames.push(take(chunk.subarray(start, end)))
-      start = end
-    }
-    hold(chunk.subarray(start))
-    return ok(frames)
   }
 
   const pushJson = (chunk: Buffer): Result<Buffer[]> => {
@@ -73,10 +74,18 @@ export function frameReader(framing: Framing, maxBytes: number): FrameReader {
         depth++
       } else if (b === CLOSE && depth > 0) {
         if (--depth === 0) {
-          frames.push(take(chunk.subarray(start, i + 1)))
+          const frame = take(chunk.subarray(start, i + 1))
+          if (replies === 1 && framing === 'detect') firstReply = frame.length
+          frames.push(frame)
           start = i + 1
         }
       } else if (depth === 0) {
+        if (b === 0 && firstReply !== undefined && replies === 1) {
+          mode = 'padded'
+          padded = paddedReader(maxBytes, firstReply)
+          const rest = padded.push(chunk.subarray(i))
+          return rest.ok ? ok([...frames, ...rest.value]) : rest
+        }
         if (!isSpace(b))
           return fail(
             `reply is not a JSON object (byte 0x${b.toString(16).padStart(2, '0')} outside an object)`,
@@ -95,12 +104,19 @@ export function frameReader(framing: Framing, maxBytes: number): FrameReader {
     push(chunk) {
       if (mode === 'detect') {
         if (chunk.length === 0) return ok([])
-        mode = chunk[0] === OPEN ? 'json' : 'fixed'
+        mode = chunk[0] === OPEN ? 'json' : 'padded'
+        if (mode === 'padded') padded = paddedReader(maxBytes)
       }
-      return mode === 'json' ? pushJson(chunk) : pushFixed(chunk)
+      return padded ? padded.push(chunk) : pushJson(chunk)
     },
     get pending() {
-      return pending
+      return padded ? padded.pending : pending
+    },
+    get frameBytes() {
+      return padded?.frameBytes
+    },
+    get padded() {
+      return padded !== undefined
     },
   }
 }

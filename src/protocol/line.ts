@@ -7,3 +7,8 @@ const SAFE_LINE = /^[\x21-\x7e]{1,110}(?: [\x21-\x7e]{1,110}){0,7}$/
  * (the processes' token buffer), one space apart. Schemas make this hold; this makes sure.
  */
 export const isSafeLine = (line: string) => line.length <= MAX_LINE_BYTES && SAFE_LINE.test(line)
+
+/** A 2020 primary reads up to 47 tokens into a 32768-byte buffer (launch, flow rules). */
+const LONG_LINE = /^[\x21-\x7e]{1,110}(?: [\x21-\x7e]{1,110}){0,46}$/
+/** The guard for the 2020 primary's long commands: up to 47 printable tokens, 4096 bytes. */
+export const isSafeLongLine = (line: string) => line.length <= 4096 && LONG_LINE.test(line)

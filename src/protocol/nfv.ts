@@ -1,13 +1,18 @@
 // The nfv (and vm) commands, and its status reply in the spec's words.
 import * as v from 'valibot'
 import type { Change } from './effects.ts'
-import { anyReply, decodeJsonText, once } from './replies.ts'
+import { decodeJsonText, once } from './replies.ts'
+import { paddedResult } from './padded-result.ts'
 import { ok, type Result } from './result.ts'
 import type { Command, NfvStatus } from './types.ts'
 
+const Lcore = v.pipe(v.number(), v.integer(), v.minValue(0))
 const NfvStatusReply = v.object({
   'client-id': v.pipe(v.number(), v.integer()),
   status: v.picklist(['running', 'idling']),
+  // 18.08.2 added lcores, 18.08.3 master-lcore; 18.11 has neither.
+  'master-lcore': v.optional(Lcore),
+  lcores: v.optional(v.array(Lcore)),
   ports: v.array(v.string()),
   patches: v.array(v.object({ src: v.string(), dst: v.string() })),
 })
@@ -16,6 +21,8 @@ const NfvStatusReply = v.object({
 export type NfvInfo = {
   'client-id': number
   status: NfvStatus
+  'master-lcore'?: number
+  lcores?: number[]
   ports: string[]
   patches: { src: string; dst: string }[]
 }
@@ -27,15 +34,24 @@ export const WIRE_STATUS = { Running: 'running', Idle: 'idling' } as const
 const decodeStatus = once((frame: Buffer): Result<NfvInfo> => {
   const reply = decodeJsonText(frame, NfvStatusReply, 'nfv status')
   if (!reply.ok) return reply
-  const { ports, patches, status } = reply.value
-  return ok({ 'client-id': reply.value['client-id'], status: SPEC_STATUS[status], ports, patches })
+  const { ports, patches, status, lcores } = reply.value
+  const master = reply.value['master-lcore']
+  // The process's own key order, as SPP's 2020 controller answers it verbatim.
+  return ok({
+    'client-id': reply.value['client-id'],
+    status: SPEC_STATUS[status],
+    ...(master === undefined ? {} : { 'master-lcore': master }),
+    ...(lcores === undefined ? {} : { lcores }),
+    ports,
+    patches,
+  })
 })
 
-// primary and nfv echo every command but status: the echo carries no outcome.
+// An 18.11 nfv echoes every command but status; from 18.08.4 on it answers a JSON result.
 const change = (line: string, metric: string, effect: Change, closes = false): Command => ({
   read: false,
   line,
-  decode: anyReply,
+  decode: paddedResult,
   metric,
   effect,
   closes,

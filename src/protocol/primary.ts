@@ -1,6 +1,9 @@
 // The primary's commands and its status reply (port counters).
 import * as v from 'valibot'
-import { anyReply, decodeJsonText, once } from './replies.ts'
+import { decodeJsonText, once } from './replies.ts'
+import { paddedResult } from './padded-result.ts'
+import { ok, type Result } from './result.ts'
+import { cString, parseJson } from './text.ts'
 import type { Command } from './types.ts'
 
 const Counter = v.pipe(v.number(), v.integer(), v.minValue(0))
@@ -25,7 +28,13 @@ export const PrimaryStatus = v.looseObject({
 })
 export type PrimaryStatus = v.InferOutput<typeof PrimaryStatus>
 
-const decodeStatus = once((frame: Buffer) => decodeJsonText(frame, PrimaryStatus, 'primary status'))
+// Answered as the primary sent it (a 2020 status keeps its own member order); checked first.
+const decodeStatus = once((frame: Buffer): Result<PrimaryStatus> => {
+  const text = cString(frame)
+  const json = text.ok ? parseJson(text.value) : text
+  if (json.ok && v.is(PrimaryStatus, json.value)) return ok(json.value)
+  return decodeJsonText(frame, PrimaryStatus, 'primary status') // says what is wrong
+})
 
 export const primaryCommands = {
   status: (): Command<PrimaryStatus> => ({
@@ -38,14 +47,14 @@ export const primaryCommands = {
   clear: (): Command => ({
     read: false,
     line: 'clear',
-    decode: anyReply,
+    decode: paddedResult,
     metric: 'clear',
     effect: { kind: 'primary.clear' },
   }),
   exit: (): Command => ({
     read: false,
     line: 'exit',
-    decode: anyReply,
+    decode: paddedResult,
     metric: 'exit',
     effect: { kind: 'exit' },
     closes: true,

@@ -2,7 +2,7 @@
 import type { Change, Effect } from './effects.ts'
 import type { Result } from './result.ts'
 
-export type ProcessKind = 'primary' | 'nfv' | 'vf' | 'mirror'
+export type ProcessKind = 'primary' | 'nfv' | 'vf' | 'mirror' | 'pcap'
 export type SecondaryKind = Exclude<ProcessKind, 'primary'>
 
 /** An nfv's forwarding state, as the REST spec spells it (the wire says running/idling). */
@@ -17,6 +17,8 @@ type CommandBase<T> = {
   decode: Decoder<T>
   /** The command's name in metrics and logs: its verb, and its action where it has one. */
   metric: string
+  /** A 2020 primary command of up to 47 tokens (launch, flow); others have at most 8. */
+  long?: boolean
   /** The process closes its connection after replying (exit). */
   closes?: boolean
 }

@@ -3,6 +3,7 @@ import {
   acknowledged,
   decodeMirrorStatus,
   decodeVfStatus,
+  marksOf,
   type Dir,
   type MirrorInfo,
   type VfInfo,
@@ -73,7 +74,7 @@ export const vfCommands = {
     line: 'status',
     decode: vfStatus,
     metric: 'status',
-    observe: (info) => ({ kind: 'vf.read', info }),
+    observe: (info) => ({ kind: 'vf.read', info, marks: marksOf(info) }),
   }),
   portAdd: (port: string, dir: Dir, component: string, vlan?: VlanTag) =>
     change(`port add ${port} ${dir} ${component}${vlanSuffix(vlan)}`, 'port add', {
@@ -107,7 +108,7 @@ export const mirrorCommands = {
     line: 'status',
     decode: mirrorStatus,
     metric: 'status',
-    observe: (info) => ({ kind: 'mirror.read', info }),
+    observe: (info) => ({ kind: 'mirror.read', info, marks: marksOf(info) }),
   }),
   portAdd: (port: string, dir: Dir, component: string) =>
     change(`port add ${port} ${dir} ${component}`, 'port add', {

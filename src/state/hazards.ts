@@ -23,8 +23,9 @@ export function hazardOf(view: ProcessView, change: Change): string | undefined 
     const listed = cores.length ? cores.join(', ') : 'none'
     return `invalid key(core): ${core} (not a worker lcore of this ${view.kind}: its worker lcores are ${listed}; the main lcore would hang it)`
   }
-  const busy = view.components?.some((c) => c.core === core && c.type === 'classifier_mac')
-  if (type === 'classifier_mac' && busy) {
+  const isClassifier = (t: string) => t === 'classifier_mac' || t === 'classifier' // 2020's word
+  const busy = view.components?.some((c) => c.core === core && isClassifier(c.type))
+  if (isClassifier(type) && busy) {
     return `invalid key(core): ${core} (already runs a classifier_mac; a second one on the same core would hang the vf)`
   }
   return

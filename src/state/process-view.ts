@@ -1,5 +1,6 @@
 // What the controller knows of each process, and how every command's effect changes it.
 import type { Effect } from '../protocol/effects.ts'
+import type { PcapInfo } from '../protocol/pcap.ts'
 import type { PrimaryStatus } from '../protocol/primary.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
 import type { ProcessKind } from '../protocol/types.ts'
@@ -13,11 +14,27 @@ export type PrimaryView = { kind: 'primary'; status?: PrimaryStatus; readAt?: nu
  * A process's state as the controller knows it: refreshed from every status reply and updated by
  * every successful change. A field is absent until something has told it.
  */
-export type ProcessView = PrimaryView | NfvView | ComponentView
+export type ProcessView = PrimaryView | NfvView | ComponentView | PcapView
+
+/** A pcap: its capture status and lcores as last read. */
+export type PcapView = { kind: 'pcap'; info?: PcapInfo }
 
 export type { ComponentView, NfvView }
 
 export const emptyView = (kind: ProcessKind): ProcessView => ({ kind })
+
+function nextPcapView(view: PcapView, effect: Effect): PcapView | undefined {
+  switch (effect.kind) {
+    case 'pcap.read':
+      return { kind: 'pcap', info: effect.info }
+    case 'pcap.start':
+    case 'pcap.stop':
+    case 'exit':
+      return view // the workers change state asynchronously: the next read tells
+    default:
+      return undefined
+  }
+}
 
 const zero = (status: PrimaryStatus): PrimaryStatus => ({
   ...status,
@@ -32,6 +49,11 @@ function nextPrimaryView(view: PrimaryView, effect: Effect, now: number): Primar
     case 'primary.clear':
       return view.status ? { ...view, status: zero(view.status) } : view
     case 'exit':
+    case 'primary.changed': // the counters are what the view holds: the next read tells
+    case 'port.add':
+    case 'port.del':
+    case 'patch.set':
+    case 'patch.reset':
       return view
     default:
       return undefined
@@ -48,6 +70,8 @@ export function nextView(view: ProcessView, effect: Effect, now: number): Result
       ? nextPrimaryView(view, effect, now)
       : view.kind === 'nfv'
         ? nextNfvView(view, effect)
-        : nextComponentView(view, effect)
+        : view.kind === 'pcap'
+          ? nextPcapView(view, effect)
+          : nextComponentView(view, effect)
   return next ? ok(next) : fail(`a ${view.kind} cannot ${effect.kind}`, 'INTERNAL')
 }

@@ -29,7 +29,8 @@ export function checkComponents(
   listed.forEach((entry, i) => {
     if (!('name' in entry)) return
     const at = `${field}.components[${i}]`
-    const { name, core, type } = entry
+    const { name, core } = entry
+    const type = entry.type === 'classifier' ? 'classifier_mac' : entry.type // 2020's word, one type
     if (names.has(name)) throw new Refused(`${at}.name`, `duplicate component name ${name}`)
     names.add(name)
     if (!known.workers.has(core)) {

@@ -12,12 +12,20 @@ const ClientId = v.pipe(
 // shows for a process it could not read; planning for that process is refused until it can be.)
 const readOnly = v.optional(v.unknown())
 
+// A 2020 nfv lists the queues of a multi-queue phy port as `phy:0 nq 1`, and memif ports.
+const NfvListedPort = v.union(
+  [NfvPatchPort, v.pipe(v.string(), v.regex(/^(?:phy:\d{1,5} nq \d{1,5}|memif:\d{1,5})$/))],
+  'expected a port id TYPE:N (or phy:N nq Q as a 2020 nfv lists it)',
+)
+
 const NfvDesired = v.strictObject(
   {
     'client-id': readOnly,
     error: readOnly,
+    'master-lcore': readOnly, // 2020 processes report their lcores: shown, never planned
+    lcores: readOnly,
     status: v.optional(v.picklist(['Running', 'Idle'], 'expected Running or Idle')),
-    ports: v.optional(v.array(NfvPatchPort, 'expected an array of port ids')),
+    ports: v.optional(v.array(NfvListedPort, 'expected an array of port ids')),
     patches: v.optional(
       v.array(v.strictObject({ src: NfvPatchPort, dst: NfvPatchPort }), 'expected an array'),
     ),
@@ -81,7 +89,10 @@ const VfDesired = v.strictObject(
     'client-id': readOnly,
     error: readOnly,
     ports: readOnly,
-    components: v.optional(components(['forward', 'merge', 'classifier_mac'], VfPortUse)),
+    'master-lcore': readOnly,
+    components: v.optional(
+      components(['forward', 'merge', 'classifier_mac', 'classifier'], VfPortUse),
+    ),
     classifier_table: v.optional(v.array(ClassifierEntry, 'expected an array of entries')),
   },
   'expected a vf object with components, classifier_table',
@@ -91,6 +102,7 @@ const MirrorDesired = v.strictObject(
     'client-id': readOnly,
     error: readOnly,
     ports: readOnly,
+    'master-lcore': readOnly,
     components: v.optional(components(['mirror'], MirrorPortUse)),
   },
   'expected a mirror object with components',
@@ -103,6 +115,7 @@ export const DesiredDocument = v.strictObject(
     nfvs: v.optional(v.record(ClientId, NfvDesired)),
     vfs: v.optional(v.record(ClientId, VfDesired)),
     mirrors: v.optional(v.record(ClientId, MirrorDesired)),
+    pcaps: readOnly, // a pcap's capture is not part of the plan
   },
   'expected a topology document with primary, nfvs, vfs, mirrors',
 )

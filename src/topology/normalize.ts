@@ -38,7 +38,9 @@ export function componentsOf(
           {
             name: entry.name,
             core: entry.core,
-            type: entry.type,
+            // One vocabulary: a 2020 vf's `classifier` is planned as `classifier_mac`, and the
+            // vf route sends it back in the vf's own word.
+            type: entry.type === 'classifier' ? 'classifier_mac' : entry.type,
             rx: (entry.rx_port ?? []).map(({ port, vlan }) => ({ port, vlan: vlanOf(vlan) })),
             tx: (entry.tx_port ?? []).map(({ port, vlan }) => ({ port, vlan: vlanOf(vlan) })),
           },

@@ -3,6 +3,7 @@ import { askStatus } from '../actors/ask.ts'
 import type { JobOptions } from '../actors/job.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { NfvInfo } from '../protocol/nfv.ts'
+import type { PcapInfo } from '../protocol/pcap.ts'
 import type { PrimaryStatus } from '../protocol/primary.ts'
 import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
 
@@ -18,9 +19,11 @@ export type TopologyDocument = {
   nfvs: Record<string, NfvInfo | Unreadable>
   vfs: Record<string, VfInfo | Unreadable>
   mirrors: Record<string, MirrorInfo | Unreadable>
+  /** Only when a pcap (2019 and later) is connected: an 18.11 document stays as it was. */
+  pcaps?: Record<string, PcapInfo | Unreadable>
 }
 
-const SECTIONS = { nfv: 'nfvs', vf: 'vfs', mirror: 'mirrors' } as const
+const SECTIONS = { nfv: 'nfvs', vf: 'vfs', mirror: 'mirrors', pcap: 'pcaps' } as const
 
 /** One `status` per process, all in parallel; a failed read becomes `{"error": ...}`. */
 export async function readTopology(
@@ -39,7 +42,9 @@ export async function readTopology(
   entries.forEach((entry, i) => {
     const state = states[i]!
     if (entry.kind === 'primary') document.primary = state as TopologyDocument['primary']
-    else (document[SECTIONS[entry.kind]] as Record<string, object>)[String(entry.clientId)] = state
+    else
+      ((document[SECTIONS[entry.kind]] ??= {}) as Record<string, object>)[String(entry.clientId)] =
+        state
   })
   return document
 }

@@ -5,6 +5,7 @@ import { isUnreadable, vlanLabel } from './graph.js'
 /** @typedef {import('./graph.js').TopologyDocument} TopologyDocument */
 /** @typedef {import('./graph.js').Nfv} Nfv */
 /** @typedef {import('./graph.js').Vf} Vf */
+/** @typedef {import('./graph.js').Pcap} Pcap */
 
 /**
  * An element with attributes and children (strings become text nodes: nothing is parsed as HTML).
@@ -91,7 +92,11 @@ export function processSections(doc, sections) {
     out.push(section('primary', 'primary', 'error', [h('p', {}, [doc.primary.error])]))
   }
   for (const [key, kind] of sections)
-    for (const [clientId, state] of Object.entries(doc[key])) {
+    for (const [clientId, state] of Object.entries(
+      /** @type {Record<string, Nfv | Vf | Pcap | import('./graph.js').Unreadable>} */ (
+        doc[key] ?? {}
+      ),
+    )) {
       const id = `${kind}:${clientId}`
       const title = `${kind} ${clientId}`
       if (isUnreadable(state))
@@ -99,6 +104,10 @@ export function processSections(doc, sections) {
       else if (kind === 'nfv') {
         const nfv = /** @type {Nfv} */ (state)
         out.push(section(id, title, nfv.status, nfvBody(id, nfv)))
+      } else if (kind === 'pcap') {
+        const pcap = /** @type {Pcap} */ (state)
+        const captured = pcap.core.flatMap((c) => (c.rx_port ?? []).map((p) => p.port))
+        out.push(section(id, title, pcap.status, portList(id, captured)))
       } else out.push(section(id, title, undefined, componentBody(id, /** @type {Vf} */ (state))))
     }
   return out

@@ -6,12 +6,14 @@
  * @typedef {{ core: number, type: string, name?: string, rx_port?: PortObject[], tx_port?: PortObject[] }} Component
  * @typedef {{ 'client-id': number, status: string, ports: string[], patches: { src: string, dst: string }[] }} Nfv
  * @typedef {{ 'client-id': number, ports: string[], components: Component[], classifier_table?: { type: string, value: string, port: string }[] }} Vf
+ * @typedef {{ 'client-id': number, status: string, core: { core: number, role?: string, rx_port?: { port: string }[] }[] }} Pcap
  * @typedef {{ error: string }} Unreadable
  * @typedef {{
  *   primary: { phy_ports?: { id: number }[], ring_ports?: { id: number }[] } | Unreadable,
  *   nfvs: Record<string, Nfv | Unreadable>,
  *   vfs: Record<string, Vf | Unreadable>,
  *   mirrors: Record<string, Vf | Unreadable>,
+ *   pcaps?: Record<string, Pcap | Unreadable>,
  * }} TopologyDocument
  * @typedef {{ id: string, label: string, parent?: string, [key: string]: unknown }} NodeData
  * @typedef {{ id: string, source: string, target: string, label: string }} EdgeData
@@ -28,6 +30,7 @@ export const SECTIONS = /** @type {const} */ ([
   ['nfvs', 'nfv'],
   ['vfs', 'vf'],
   ['mirrors', 'mirror'],
+  ['pcaps', 'pcap'], // 2020-era processes only
 ])
 
 /** @param {unknown} state @returns {state is Unreadable} */
@@ -89,6 +92,15 @@ export function toElements(doc) {
           })
         continue
       }
+      if (kind === 'pcap') {
+        // A pcap captures what its receiver reads: one wire from each port it captures.
+        const pcap = /** @type {Pcap} */ (state)
+        processes.push(processNode(id, `${kind} ${clientId} (${pcap.status})`, pcap.status))
+        for (const c of pcap.core)
+          for (const { port: p } of c.rx_port ?? [])
+            edges.push(link(`${id} rx ${p}`, port(p), id, ['capture']))
+        continue
+      }
       const vf = /** @type {Vf} */ (state)
       processes.push(processNode(id, `${kind} ${clientId}`, 'component-host'))
       vf.ports.forEach(port)
@@ -100,7 +112,8 @@ export function toElements(doc) {
           data: { id: node, label: `${c.name}\n${c.type} core ${c.core}`, parent: id },
           classes: `component ${c.type}`,
         })
-        const classifier = c.type === 'classifier_mac' ? (vf.classifier_table ?? []) : []
+        const isClassifier = c.type === 'classifier_mac' || c.type === 'classifier' // 2020's word
+        const classifier = isClassifier ? (vf.classifier_table ?? []) : []
         for (const { port: p, vlan } of c.rx_port ?? [])
           edges.push(link(`${node} rx ${p}`, port(p), node, [vlanLabel(vlan)]))
         for (const { port: p, vlan } of c.tx_port ?? []) {

@@ -11,10 +11,11 @@ import { GRAPH_STYLE } from './graph-style.js'
 /** @typedef {import('./graph.js').TopologyDocument} TopologyDocument */
 
 const COUNTERS_EVERY_MS = 2000
-const SECTION_OF = /** @type {Record<string, 'nfvs' | 'vfs' | 'mirrors'>} */ ({
+const SECTION_OF = /** @type {Record<string, 'nfvs' | 'vfs' | 'mirrors' | 'pcaps'>} */ ({
   nfv: 'nfvs',
   vf: 'vfs',
   mirror: 'mirrors',
+  pcap: 'pcaps',
 })
 const EVENT_TYPES = [
   'process.identified',
@@ -114,8 +115,10 @@ const refreshProcess = (kind, clientId) => {
   if (!section) return
   return refresh(`${kind}:${clientId}`, async () => {
     const state = await read(`/v1/${section}/${clientId}`)
-    if (state === undefined) delete doc[section][String(clientId)]
-    else doc[section][String(clientId)] = /** @type {any} */ (state)
+    // `pcaps` is absent from a document until a (2020) pcap connects.
+    const states = (doc[section] ??= {})
+    if (state === undefined) delete states[String(clientId)]
+    else states[String(clientId)] = /** @type {any} */ (state)
   })
 }
 
@@ -137,7 +140,7 @@ function onEvent(type, data) {
   const section = data.kind && SECTION_OF[data.kind]
   if (!section || data['client-id'] === undefined) return
   if (type === 'process.disconnected') {
-    delete doc[section][String(data['client-id'])]
+    delete doc[section]?.[String(data['client-id'])]
     return render()
   }
   void refreshProcess(data.kind ?? '', data['client-id'])

@@ -19,7 +19,7 @@ test('a secondary is asked _get_client_id first and identified from the reply', 
   assert.equal(c.written, ['_get_client_id'])
   assert.is(c.state(), 'identifying')
   c.reply(fixedReply('7'))
-  assert.equal(c.identified, [{ type: 'identified', kind: 'nfv', clientId: 7 }])
+  assert.equal(c.identified, [{ type: 'identified', kind: 'nfv', clientId: 7, era: '18.11' }])
   assert.is(c.state(), 'idle')
 })
 
@@ -30,7 +30,7 @@ test('the primary is probed with status and identified by a primary status reply
   assert.equal(c.written, ['status'])
   assert.equal(c.identified, [])
   c.reply(PRIMARY_STATUS)
-  assert.equal(c.identified, [{ type: 'identified', kind: 'primary' }])
+  assert.equal(c.identified, [{ type: 'identified', kind: 'primary', era: '18.11' }])
 })
 
 test('a peer on the primary port that does not answer like a primary never becomes the primary', () => {

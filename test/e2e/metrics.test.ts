@@ -69,8 +69,9 @@ test('/metrics parses as Prometheus text and carries the counters of scripted tr
       )
       assert.is(get('spp_command_timeouts_total{kind="nfv"}'), 1)
       assert.is(get('spp_process_disconnects_total{kind="vf"}'), 1)
-      assert.is(get('spp_processes{kind="nfv"}'), 1)
-      assert.is(get('spp_processes{kind="vf"}'), 0)
+      assert.is(get('spp_processes{kind="nfv",era="18.11"}'), 1)
+      assert.is(get('spp_processes{kind="nfv",era="2020"}'), 0)
+      assert.is(get('spp_processes{kind="vf",era="unknown"}'), 0)
       assert.is(get('spp_command_queue_depth{process="primary"}'), 0)
       await h.api('GET', '/v1/primary/status') // any read of the primary's status refreshes them
       const after = await scrape(h)

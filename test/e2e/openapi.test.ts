@@ -64,6 +64,8 @@ test('parameters, bodies and errors come from the schemas the routes validate wi
     assert.equal(Object.keys(nfv.content['application/json'].schema.properties), [
       'client-id',
       'status',
+      'master-lcore',
+      'lcores',
       'ports',
       'patches',
     ])

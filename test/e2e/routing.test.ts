@@ -57,7 +57,8 @@ test('a known path with another method is 405 with an Allow header', () =>
       ['PUT', '/v1/nfvs/1', 'GET,HEAD,DELETE'],
       ['GET', '/v1/nfvs/1/forward', 'PUT'],
       ['POST', '/v1/nfvs/1/patches', 'PUT,DELETE'],
-      ['DELETE', '/v1/vfs/2', 'GET,HEAD'],
+      ['POST', '/v1/vfs/2', 'GET,HEAD,DELETE'],
+      ['GET', '/v1/pcaps/2/capture', 'PUT'],
     ]
     for (const [method, path, allow] of cases) {
       const r = await h.api(method, path)

@@ -1,4 +1,4 @@
-// The handshake: who answered _get_client_id (nfv in decimal, vf and mirror in JSON), and the primary's probe.
+// The handshake: who answered _get_client_id (an 18.11 nfv in decimal, the rest in JSON), and the primary's probe.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { decodeClientId, HANDSHAKES } from '../../src/protocol/client-id.ts'
@@ -8,9 +8,17 @@ const json = (text: string) => Buffer.from(text, 'latin1')
 
 test('_get_client_id replies of every kind identify the process', () => {
   const cases: [Buffer, unknown][] = [
-    [fixedReply('1'), { kind: 'nfv', clientId: 1 }],
-    [fixedReply('12'), { kind: 'nfv', clientId: 12 }],
-    [fixedReply('0'), { kind: 'nfv', clientId: 0 }],
+    [fixedReply('1'), { kind: 'nfv', clientId: 1, era: '18.11' }],
+    [fixedReply('12'), { kind: 'nfv', clientId: 12, era: '18.11' }],
+    [fixedReply('0'), { kind: 'nfv', clientId: 0, era: '18.11' }],
+    [
+      json('{"results":[{"result":"success"}],"client_id":5,"process_type":"nfv"}'),
+      { kind: 'nfv', clientId: 5, era: '2020' },
+    ],
+    [
+      json('{ "results": [ { "result": "success" } ], "client_id": 4, "process_type": "pcap" }'),
+      { kind: 'pcap', clientId: 4, era: '2020' },
+    ],
     [
       json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }'),
       { kind: 'vf', clientId: 2 },
@@ -36,7 +44,7 @@ test('undecodable _get_client_id replies are typed failures', () => {
     json(
       '{ "results": [ { "result": "error", "error_details": { "message": "bad message format" } } ] }',
     ),
-    json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "pcap" }'),
+    json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vm" }'),
     json('{ "client_id": 2 '),
   ]) {
     assert.is(
@@ -52,7 +60,7 @@ test('the primary is identified only by a reply that is a primary status', () =>
   assert.is(line, 'status')
   assert.equal(decode(fixedReply('{"phy_ports": [], "ring_ports": []}')), {
     ok: true,
-    value: { kind: 'primary' },
+    value: { kind: 'primary', era: '18.11' },
   })
   assert.is(decode(fixedReply('1')).ok, false, 'an nfv answering on the primary port')
   assert.is(decode(fixedReply('{"phy_ports": []}')).ok, false)

@@ -6,7 +6,7 @@ import { fixedReply } from '../../src/sim/wire.ts'
 const MAX = 1 << 20
 
 /** Feeds bytes in the given pieces and returns every frame as text, or the error. */
-function feed(framing: 'fixed' | 'json' | 'detect', pieces: Buffer[], max = MAX) {
+function feed(framing: 'padded' | 'json' | 'detect', pieces: Buffer[], max = MAX) {
   const reader = frameReader(framing, max)
   const frames: string[] = []
   for (const piece of pieces) {
@@ -21,7 +21,7 @@ const splitAt = (bytes: Buffer, at: number) => [bytes.subarray(0, at), bytes.sub
 test('a fixed reply split at every possible place is one frame of 2048 bytes', () => {
   const reply = fixedReply('{"client-id":1}')
   for (let at = 0; at <= reply.length; at++) {
-    const { frames } = feed('fixed', splitAt(reply, at))
+    const { frames } = feed('padded', splitAt(reply, at))
     assert.is(frames.length, 1, `split at ${at}`)
     assert.is(frames[0]!.length, FIXED_REPLY_BYTES)
   }
@@ -29,7 +29,7 @@ test('a fixed reply split at every possible place is one frame of 2048 bytes', (
 
 test('fixed replies merged into one chunk, with part of a third, give two frames and keep the rest', () => {
   const bytes = Buffer.concat([fixedReply('a'), fixedReply('b'), fixedReply('c').subarray(0, 100)])
-  const result = feed('fixed', [bytes])
+  const result = feed('padded', [bytes])
   assert.equal(
     result.frames.map((f) => f[0]),
     ['a', 'b'],

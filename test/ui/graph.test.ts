@@ -105,4 +105,19 @@ test('the structure key changes with ids only, not with labels or classes', () =
   assert.is.not(structureKey(toElements(running)), structureKey(toElements(more)))
 })
 
+test('a 2020 pcap is a node with its status, wired from each port it captures', () => {
+  const pcap = {
+    'client-id': 4,
+    status: 'running',
+    core: [
+      { core: 2, role: 'receive', rx_port: [{ port: 'phy:0' }] },
+      { core: 3, role: 'write' },
+    ],
+  }
+  const doc = { ...EMPTY, pcaps: { '4': pcap } }
+  assert.equal(ids(doc), ['port phy:0', 'pcap:4', 'pcap:4 rx phy:0'])
+  assert.is(byId(doc, 'pcap:4')!.data.label, 'pcap 4 (running)')
+  assert.is(byId(doc, 'pcap:4')!.classes, 'process pcap running')
+})
+
 test.run()

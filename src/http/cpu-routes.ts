@@ -1,0 +1,86 @@
+// GET /v1/cpu_layout (from this host's sysfs) and GET /v1/cpu_usage (from every process's status).
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Hono } from 'hono'
+import { askStatus } from '../actors/ask.ts'
+import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import { json } from './json.ts'
+
+type Layout = { socket_id: number; cores: { core_id: number; lcores: number[] }[] }[]
+
+const readInt = async (path: string) => {
+  const text = (await readFile(path, 'utf8')).trim()
+  if (!/^\d+$/.test(text)) throw new Error(`not an integer: ${path}`)
+  return Number(text)
+}
+
+/**
+ * What SPP's cpu_layout helper printed, computed here: every cpu 0…kernel_max whose topology
+ * files can be read, grouped by socket then core, each in order of first appearance.
+ */
+export async function cpuLayout(root: string): Promise<Layout> {
+  const kernelMax = await readInt(join(root, 'kernel_max'))
+  const layout: Layout = []
+  for (let cpu = 0; cpu <= kernelMax; cpu++) {
+    let core: number, socket: number
+    try {
+      core = await readInt(join(root, `cpu${cpu}`, 'topology', 'core_id'))
+      socket = await readInt(join(root, `cpu${cpu}`, 'topology', 'physical_package_id'))
+    } catch {
+      continue // an absent or offline cpu, as the helper skipped it
+    }
+    let s = layout.find((e) => e.socket_id === socket)
+    if (!s) layout.push((s = { socket_id: socket, cores: [] }))
+    let c = s.cores.find((e) => e.core_id === core)
+    if (!c) s.cores.push((c = { core_id: core, lcores: [] }))
+    c.lcores.push(cpu)
+  }
+  return layout
+}
+
+type Usage = Record<string, unknown>
+const ints = (value: unknown): number[] | undefined =>
+  Array.isArray(value) && value.every((n) => Number.isInteger(n)) ? (value as number[]) : undefined
+
+/** One process's entry of GET /v1/cpu_usage, or none if its release does not report lcores. */
+export function usageOf(entry: ProcessEntry, status: Record<string, unknown>): Usage | undefined {
+  const id = { 'proc-type': entry.kind, 'client-id': entry.clientId }
+  const master = status['master-lcore']
+  if (entry.kind === 'primary') {
+    const lcores = ints(status.lcores)
+    // SPP's 2020 controller names the first lcore the master, not the primary's own member.
+    return lcores?.length
+      ? { 'proc-type': 'primary', 'master-lcore': lcores[0], lcores }
+      : undefined
+  }
+  if (typeof master !== 'number') return undefined
+  if (entry.kind === 'nfv') {
+    const lcores = ints(status.lcores)
+    return lcores ? { ...id, 'master-lcore': master, lcores } : undefined
+  }
+  const cores = (entry.kind === 'pcap' ? status.core : status.components) as { core: number }[]
+  return { ...id, 'master-lcore': master, lcores: [master, ...cores.map((c) => c.core)] }
+}
+
+/** The cpu endpoints of SPP's 2020 controller; no helper script, no process for the layout. */
+export const cpuRoutes = (registry: Registry, sysfsCpu = '/sys/devices/system/cpu') =>
+  new Hono()
+    .get('/cpu_layout', async (c) => json(c, await cpuLayout(sysfsCpu)))
+    .get('/cpu_usage', async (c) => {
+      const entries = registry.entries().sort((a, b) => (a.clientId ?? -1) - (b.clientId ?? -1))
+      const options = { requestId: c.get('requestId') }
+      const statuses = await Promise.all(
+        entries.map((e) =>
+          askStatus(e.connection, e.kind, options).then(
+            (s) => s as Record<string, unknown>,
+            () => undefined, // a process that cannot be read is left out, not dropped
+          ),
+        ),
+      )
+      const usage = entries.flatMap((e, i) => {
+        const status = statuses[i]
+        const entry = status && usageOf(e, status)
+        return entry ? [entry] : []
+      })
+      return json(c, usage)
+    })

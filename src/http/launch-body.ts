@@ -1,0 +1,79 @@
+// PUT /v1/primary/launch: the body checked strictly and turned into `launch` tokens (spp-protocol-2020 §10.7).
+import * as v from 'valibot'
+
+// EAL options in the order SPP's 2020 controller writes them.
+const EAL_OPTS = [
+  '-c', '-l', '--lcores', '--master-lcore', '-s', '-b', '--pci-blacklist', '-w',
+  '--pci-whitelist', '--vdev', '-d', '--no-pci', '--proc-type', '-n', '-r', '-m', '--in-memory',
+  '--iova-mode', '--no-shconf', '--no-huge', '--log-level', '--file-prefix', '--create-uio-dev',
+  '--vmware-tsc-map', '--no-hpet', '--vfio-intr', '--base-virtaddr', '--legacy-mem',
+  '--socket-mem', '--socket-limit', '--single-file-segments', '--huge-dir', '--huge-unlink',
+  '--match-allocations', '--syslog',
+] // prettier-ignore
+const APP_OPTS: Record<string, string[]> = {
+  spp_nfv: ['-n', '-s', '--vhost-client'],
+  spp_vf: ['--client-id', '-s', '--vhost-client'],
+  spp_mirror: ['--client-id', '-s', '--vhost-client'],
+  spp_pcap: ['--client-id', '-s', '-c', '--out-dir', '--fsize'],
+}
+
+// A value becomes one token: printable ASCII, no space; null or "" means a flag without value.
+const Value = v.nullable(
+  v.union(
+    [
+      v.pipe(v.string(), v.regex(/^[\x21-\x7e]{0,100}$/, 'expected one word without spaces')),
+      v.pipe(v.number(), v.integer(), v.minValue(0)),
+    ],
+    'expected a string without spaces, a non-negative integer, or null',
+  ),
+)
+const options = (names: string[]) =>
+  v.strictObject(
+    Object.fromEntries(names.map((n) => [n, v.optional(Value)])),
+    `expected only the options ${names.join(' ')}`,
+  )
+
+/** The launch body: the primary forks the named secondary with these options. */
+export const LaunchBody = v.pipe(
+  v.object({
+    client_id: v.pipe(
+      v.number('expected a client id: an integer 1 to 127'),
+      v.integer('expected a client id: an integer 1 to 127'),
+      v.minValue(1, 'expected a client id: an integer 1 to 127'),
+      v.maxValue(127, 'expected a client id: an integer 1 to 127'),
+    ),
+    proc_name: v.picklist(Object.keys(APP_OPTS), `expected ${Object.keys(APP_OPTS).join(', ')}`),
+    eal: v.pipe(
+      options(EAL_OPTS),
+      v.check(
+        (e) => ['-c', '-l', '--lcores'].some((k) => k in e) && '--proc-type' in e,
+        'expected one of -c, -l, --lcores, and --proc-type',
+      ),
+    ),
+    app: v.record(v.string(), Value, 'expected an object of application options'),
+  }),
+  v.forward(
+    v.check(
+      (b) => Object.keys(b.app).every((k) => APP_OPTS[b.proc_name]?.includes(k)),
+      'expected only the options of this process',
+    ),
+    ['app'],
+  ),
+)
+export type LaunchBody = v.InferOutput<typeof LaunchBody>
+
+const tokensOf = (names: string[], given: Record<string, string | number | null | undefined>) =>
+  names.flatMap((name) => {
+    if (!(name in given)) return []
+    const value = given[name]
+    return value === null || value === undefined || value === '' ? [name] : [name, String(value)]
+  })
+
+/** `ID NAME EAL… -- APP…`, options in SPP's own order. */
+export const launchTokens = (body: LaunchBody): string[] => [
+  String(body.client_id),
+  body.proc_name,
+  ...tokensOf(EAL_OPTS, body.eal),
+  '--',
+  ...tokensOf(APP_OPTS[body.proc_name] ?? [], body.app),
+]

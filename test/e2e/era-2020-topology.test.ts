@@ -1,0 +1,67 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { registrations, withHarness, type Harness } from '../helpers/harness.ts'
+import {
+  nfv2020,
+  primary2020,
+  scriptedPeer,
+  spaced2020,
+  type PeerAnswer,
+} from '../helpers/peer-2020.ts'
+
+async function peers(h: Harness, specs: [number, (line: string) => PeerAnswer][]) {
+  const registered = registrations(h.controller, specs.length)
+  const connected = await Promise.all(specs.map(([port, answer]) => scriptedPeer(port, answer)))
+  await registered
+  return connected
+}
+
+test('the topology of 2020 processes lists pcaps, and planning it back changes nothing', () =>
+  withHarness([], async (h) => {
+    const { primaryPort: p, secondaryPort: s } = h.controller
+    const [, , vf] = await peers(h, [
+      [p, primary2020],
+      [s, nfv2020(1)],
+      [s, spaced2020(2, 'vf')],
+      [s, spaced2020(4, 'pcap')],
+    ])
+    const doc = (await h.api('GET', '/v1/topology')).json() as Record<
+      string,
+      Record<string, unknown>
+    >
+    assert.equal(Object.keys(doc.pcaps!), ['4'])
+    assert.equal((doc.vfs!['2'] as { 'master-lcore': number })['master-lcore'], 1)
+    const plan = await h.api('POST', '/v1/topology/plan', doc)
+    assert.is(plan.status, 200, plan.text)
+    assert.equal(plan.json(), { steps: [], summary: {} })
+    // The 18.11 word for the classifier the 2020 vf runs: the same component, nothing to do.
+    const desired = {
+      vfs: {
+        '2': {
+          components: [
+            {
+              core: 2,
+              name: 'cls',
+              type: 'classifier_mac',
+              rx_port: [{ port: 'phy:0' }],
+              tx_port: [{ port: 'ring:0' }],
+            },
+          ],
+        },
+      },
+    }
+    const same = await h.api('POST', '/v1/topology/plan', desired)
+    assert.equal(same.json(), { steps: [], summary: {} }, same.text)
+    assert.equal(
+      vf!.received.slice(1).filter((l) => l !== 'status'),
+      [],
+    )
+  }))
+
+test('an 18.11 topology document has no pcaps member', () =>
+  withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
+    const doc = (await h.api('GET', '/v1/topology')).json() as object
+    assert.equal(Object.keys(doc), ['primary', 'nfvs', 'vfs', 'mirrors'])
+  }))
+
+test.run()
