@@ -1,0 +1,259 @@
+// Every 2020 route and every shared route through the controller to the real 2020 simulator.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { SimSpec } from '../../src/sim/start-sims.ts'
+import { commandsOf, registrations, withHarness, type Harness } from '../helpers/harness.ts'
+
+const ALL: SimSpec[] = [
+  { kind: 'primary', phyQueues: [2, 1] },
+  { kind: 'nfv', clientId: 1, phyQueues: [2, 1] },
+  { kind: 'vf', clientId: 2, phyQueues: [2, 1] },
+  { kind: 'mirror', clientId: 3 },
+  { kind: 'pcap', clientId: 4 },
+]
+const era2020 = { sim: { era: '2020' as const } }
+
+/** Sends a request that must succeed with `status` and returns its JSON body, if any. */
+async function ok(h: Harness, method: string, path: string, body?: unknown, status = 204) {
+  const r = await h.api(method, path, body)
+  assert.is(r.status, status, `${method} ${path} ${JSON.stringify(body)}: ${r.text}`)
+  return r.text === '' ? undefined : r.json()
+}
+/** A GET body, read as the shape the test looks at. */
+const get = <T = unknown>(h: Harness, path: string) =>
+  ok(h, 'GET', path, undefined, 200) as Promise<T>
+
+type Flow = { actions: unknown; patterns: { spec: { dst: string } }[] }
+type Primary = {
+  'master-lcore': number
+  lcores: number[]
+  forwarder: unknown
+  phy_ports: { nof_queues: unknown; flow: Flow[] }[]
+  pipes: unknown
+}
+type Nfv = { status: string; ports: string[]; patches: unknown }
+type Vf = { 'master-lcore': number; components: unknown[]; classifier_table: unknown }
+type Pcap = { status: string; core: { filename?: string }[] }
+type Topology = { pcaps: unknown; nfvs: object; primary: { 'master-lcore': number } }
+
+test('primary: ports, pipes, memif, patches, forwarder and flow rules, each seen by a GET', () =>
+  withHarness(
+    ALL,
+    async (h) => {
+      const status = () => get<Primary>(h, '/v1/primary/status')
+      const before = await status()
+      assert.equal([before['master-lcore'], before.lcores], [0, [0, 1]])
+      assert.equal(before.forwarder, { status: 'idling', ports: ['phy:0', 'phy:1'], patches: [] })
+      assert.equal(before.phy_ports[0]!.nof_queues, { rx: 2, tx: 2 })
+      await ok(h, 'PUT', '/v1/primary/ports', { action: 'add', port: 'ring:1' })
+      const pipe = { action: 'add', port: 'pipe:0', rx: 'ring:0', tx: 'ring:1' }
+      await ok(h, 'PUT', '/v1/primary/ports', pipe)
+      await ok(h, 'PUT', '/v1/primary/ports', { action: 'add', port: 'memif:0' })
+      await ok(h, 'PUT', '/v1/primary/patches', { src: 'phy:0nq1', dst: 'ring:1' })
+      await ok(h, 'PUT', '/v1/primary/forward', { action: 'start' })
+      const after = await status()
+      assert.equal(after.forwarder, {
+        status: 'running',
+        ports: ['phy:0', 'phy:1', 'ring:1', 'pipe:0', 'memif:0'],
+        patches: [{ src: 'phy:0', dst: 'ring:1' }], // §4.2: forwarder entries name no queue
+      })
+      assert.equal(after.pipes, [{ id: 0, rx: 0, tx: 1 }])
+      await ok(h, 'PUT', '/v1/primary/forward', { action: 'stop' })
+      await ok(h, 'DELETE', '/v1/primary/patches')
+      await ok(h, 'PUT', '/v1/primary/ports', { action: 'del', port: 'memif:0' })
+      await ok(h, 'PUT', '/v1/primary/ports', { action: 'del', port: 'pipe:0' })
+      assert.equal((await status()).forwarder, {
+        status: 'idling',
+        ports: ['phy:0', 'phy:1', 'ring:1'],
+        patches: [],
+      })
+      assert.equal((await status()).pipes, [])
+
+      const rule = { direction: 'ingress', pattern: ['eth dst is 11:22:33:44:55:66'] }
+      const create = { rule: { ...rule, actions: ['queue index 1'] } }
+      const check = { rule: { direction: 'ingress', pattern: ['eth'], actions: ['queue index 1'] } }
+      const checked = await ok(h, 'POST', '/v1/primary/flow_rules/port_id/0/validate', check, 200)
+      assert.equal(checked, { result: 'success', message: 'Flow rule validated' })
+      const made = await ok(h, 'POST', '/v1/primary/flow_rules/port_id/0', create, 200)
+      assert.equal(made, { result: 'success', message: 'Flow rule #0 created', rule_id: '0' })
+      const flows = (await status()).phy_ports[0]!.flow
+      assert.is(flows.length, 1)
+      assert.equal(flows[0]!.actions, [{ type: 'queue', conf: { index: 1 } }])
+      assert.is(flows[0]!.patterns[0]!.spec.dst, '11:22:33:44:55:66')
+      const gone = await ok(h, 'DELETE', '/v1/primary/flow_rules/0/port_id/0', undefined, 200)
+      assert.equal(gone, { result: 'success', message: 'Flow rule #0 destroyed' })
+      await ok(h, 'POST', '/v1/primary/flow_rules/port_id/1', create, 200)
+      await ok(h, 'DELETE', '/v1/primary/flow_rules/port_id/1', undefined, 200)
+      assert.equal(
+        (await status()).phy_ports.map((p) => p.flow),
+        [[], []],
+      )
+      assert.equal(h.sim('primary').crashes, [])
+    },
+    era2020,
+  ))
+
+test('nfv: ports, a queue of a phy port, memif, patches and forward, each seen by a GET', () =>
+  withHarness(
+    ALL,
+    async (h) => {
+      const nfv = () => get<Nfv>(h, '/v1/nfvs/1')
+      assert.equal(await nfv(), {
+        'client-id': 1,
+        status: 'Idle',
+        'master-lcore': 1,
+        lcores: [1, 2],
+        ports: ['phy:0 nq 0', 'phy:0 nq 1', 'phy:1'],
+        patches: [],
+      })
+      await ok(h, 'PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })
+      await ok(h, 'PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'memif:0' })
+      await ok(h, 'PUT', '/v1/nfvs/1/patches', { src: 'phy:0nq1', dst: 'ring:0' })
+      await ok(h, 'PUT', '/v1/nfvs/1/forward', { action: 'start' })
+      const running = await nfv()
+      assert.is(running.status, 'Running')
+      assert.equal(running.ports, ['phy:0 nq 0', 'phy:0 nq 1', 'phy:1', 'ring:0', 'memif:0'])
+      assert.equal(running.patches, [{ src: 'phy:0 nq 1', dst: 'ring:0' }])
+      await ok(h, 'PUT', '/v1/nfvs/1/forward', { action: 'stop' })
+      await ok(h, 'DELETE', '/v1/nfvs/1/patches')
+      await ok(h, 'PUT', '/v1/nfvs/1/ports', { action: 'del', port: 'memif:0' })
+      const stopped = await nfv()
+      assert.equal([stopped.status, stopped.patches], ['Idle', []])
+      assert.equal(stopped.ports, ['phy:0 nq 0', 'phy:0 nq 1', 'phy:1', 'ring:0'])
+      assert.equal(h.sim('nfv 1').crashes, [])
+    },
+    era2020,
+  ))
+
+test('vf and mirror: the classifier word, a queue of a phy port, the table; DELETE makes them exit', () =>
+  withHarness(
+    ALL,
+    async (h) => {
+      // The request's 18.11 word reaches a 2020 vf in its own word.
+      await ok(h, 'POST', '/v1/vfs/2/components', { name: 'cls1', core: 2, type: 'classifier_mac' })
+      const port = (p: string, dir: string) => ({ action: 'attach', port: p, dir })
+      await ok(h, 'PUT', '/v1/vfs/2/components/cls1/ports', port('phy:0nq1', 'rx'))
+      await ok(h, 'PUT', '/v1/vfs/2/components/cls1/ports', port('ring:0', 'tx'))
+      const entry = { type: 'mac', mac_address: '11:22:33:44:55:66', port: 'ring:0' }
+      await ok(h, 'PUT', '/v1/vfs/2/classifier_table', { action: 'add', ...entry })
+      assert.ok(commandsOf(h.sim('vf 2')).includes('component start cls1 2 classifier'))
+      const vf = await get<Vf>(h, '/v1/vfs/2')
+      assert.is(vf['master-lcore'], 1)
+      const none = { operation: 'none', id: 0, pcp: 0 }
+      assert.equal(vf.components[0], {
+        core: 2,
+        name: 'cls1',
+        type: 'classifier',
+        rx_port: [{ port: 'phy:0 nq 1', vlan: none }],
+        tx_port: [{ port: 'ring:0', vlan: none }],
+      })
+      assert.equal(vf.classifier_table, [
+        { type: 'mac', value: '11:22:33:44:55:66', port: 'ring:0' },
+      ])
+      await ok(h, 'PUT', '/v1/vfs/2/classifier_table', { action: 'del', ...entry })
+      await ok(h, 'PUT', '/v1/vfs/2/components/cls1/ports', {
+        ...port('ring:0', 'tx'),
+        action: 'detach',
+      })
+      await ok(h, 'DELETE', '/v1/vfs/2/components/cls1')
+      assert.equal((await get<Vf>(h, '/v1/vfs/2')).classifier_table, [])
+      assert.equal((await get<Vf>(h, '/v1/vfs/2')).components[0], { core: 2, type: 'unuse' })
+
+      await ok(h, 'POST', '/v1/mirrors/3/components', { name: 'mr1', core: 2, type: 'mirror' })
+      await ok(h, 'PUT', '/v1/mirrors/3/components/mr1/ports', port('ring:0', 'rx'))
+      await ok(h, 'PUT', '/v1/mirrors/3/components/mr1/ports', port('ring:1', 'tx'))
+      const mirror = await get<Vf>(h, '/v1/mirrors/3')
+      assert.equal(mirror.components[0], {
+        core: 2,
+        name: 'mr1',
+        type: 'mirror',
+        rx_port: [{ port: 'ring:0' }], // the REST contract: a mirror port carries no vlan
+        tx_port: [{ port: 'ring:1' }],
+      })
+
+      const exited = [h.sim('vf 2'), h.sim('mirror 3')].map(
+        (sim) => new Promise((resolve) => sim.once('disconnected', () => resolve(sim.label))),
+      )
+      await ok(h, 'DELETE', '/v1/vfs/2')
+      await ok(h, 'DELETE', '/v1/mirrors/3')
+      assert.equal(await Promise.all(exited), ['vf 2', 'mirror 3'])
+      assert.is(commandsOf(h.sim('vf 2')).at(-1), 'exit')
+      assert.is(commandsOf(h.sim('mirror 3')).at(-1), 'exit')
+      assert.is((await h.api('GET', '/v1/vfs/2')).status, 404)
+      assert.is((await h.api('GET', '/v1/mirrors/3')).status, 404)
+    },
+    era2020,
+  ))
+
+test('pcap capture start and stop show in its GET and the topology document', () =>
+  withHarness(
+    ALL,
+    async (h) => {
+      const idle = await get(h, '/v1/pcaps/4')
+      assert.equal(idle, {
+        'client-id': 4,
+        status: 'idle',
+        'master-lcore': 1,
+        core: [
+          { core: 2, role: 'receive', rx_port: [{ port: 'phy:0' }] },
+          { core: 3, role: 'write', filename: '' },
+        ],
+      })
+      await ok(h, 'PUT', '/v1/pcaps/4/capture', { action: 'start' })
+      const running = await get<Pcap>(h, '/v1/pcaps/4')
+      assert.is(running.status, 'running')
+      assert.match(
+        running.core[1]?.filename ?? '',
+        /^\/tmp\/spp_pcap\.\d{14}\.phy0\.1\.1\.pcap\.lz4$/,
+      )
+      const topology = await get<Topology>(h, '/v1/topology')
+      assert.equal(topology.pcaps, { 4: running })
+      assert.equal(Object.keys(topology.nfvs), ['1'])
+      assert.is(topology.primary['master-lcore'], 0)
+      await ok(h, 'PUT', '/v1/pcaps/4/capture', { action: 'stop' })
+      assert.equal(await get(h, '/v1/pcaps/4'), idle)
+      assert.equal(
+        commandsOf(h.sim('pcap 4')).filter((c) => c !== 'status'),
+        ['start', 'stop'],
+      )
+      const usage = await get<unknown[]>(h, '/v1/cpu_usage')
+      assert.equal(usage.at(-1), {
+        'proc-type': 'pcap',
+        'client-id': 4,
+        'master-lcore': 1,
+        lcores: [1, 2, 3],
+      })
+      await ok(h, 'DELETE', '/v1/pcaps/4')
+      assert.is((await h.api('GET', '/v1/pcaps/4')).status, 404)
+    },
+    era2020,
+  ))
+
+test('a launch starts a 2020 secondary that then registers and answers', () =>
+  withHarness(
+    [{ kind: 'primary' }],
+    async (h) => {
+      const registered = registrations(h.controller, 1)
+      const launch = {
+        client_id: 5,
+        proc_name: 'spp_nfv',
+        eal: { '-l': '1,2', '--proc-type': 'secondary' },
+        app: { '-s': `127.0.0.1:${h.controller.secondaryPort}`, '-n': 5 },
+      }
+      await ok(h, 'PUT', '/v1/primary/launch', launch)
+      await registered
+      assert.equal(
+        h.sim('primary').launched.map((s) => s.label),
+        ['nfv 5'],
+      )
+      const nfv = await get<Record<string, unknown>>(h, '/v1/nfvs/5')
+      assert.equal([nfv['client-id'], nfv['master-lcore']], [5, 1])
+      assert.equal((await get<unknown[]>(h, '/v1/processes')).at(-1), {
+        type: 'nfv',
+        'client-id': 5,
+      })
+    },
+    era2020,
+  ))
+
+test.run()
