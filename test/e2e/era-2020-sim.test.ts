@@ -1,4 +1,5 @@
 // Every 2020 route and every shared route through the controller to the real 2020 simulator.
+import { once } from 'node:events'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { SimSpec } from '../../src/sim/start-sims.ts'
@@ -241,11 +242,12 @@ test('a launch starts a 2020 secondary that then registers and answers', () =>
         app: { '-s': `127.0.0.1:${h.controller.secondaryPort}`, '-n': 5 },
       }
       await ok(h, 'PUT', '/v1/primary/launch', launch)
-      await registered
-      assert.equal(
-        h.sim('primary').launched.map((s) => s.label),
-        ['nfv 5'],
-      )
+      // Started as the command is handled, before the reply.
+      const [child] = h.sim('primary').launched
+      assert.is(child?.label, 'nfv 5')
+      // A child that cannot reach the controller hangs up: fail then instead of waiting for ever.
+      const refused = once(child!, 'disconnected').then(() => 'hung up')
+      assert.is(await Promise.race([registered.then(() => 'registered'), refused]), 'registered')
       const nfv = await get<Record<string, unknown>>(h, '/v1/nfvs/5')
       assert.equal([nfv['client-id'], nfv['master-lcore']], [5, 1])
       assert.equal((await get<unknown[]>(h, '/v1/processes')).at(-1), {
