@@ -1,5 +1,4 @@
 // Every 2020 route and every shared route through the controller to the real 2020 simulator.
-import { once } from 'node:events'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { SimSpec } from '../../src/sim/start-sims.ts'
@@ -234,7 +233,13 @@ test('a launch starts a 2020 secondary that then registers and answers', () =>
   withHarness(
     [{ kind: 'primary' }],
     async (h) => {
-      const registered = registrations(h.controller, 1)
+      const registered = registrations(h.controller, 1).then(() => 'registered')
+      // A child that cannot reach the controller hangs up: fail then instead of waiting for ever.
+      const refused = new Promise<string>((resolve) =>
+        h.sim('primary').once('launched', (child) => {
+          child.once('disconnected', () => resolve('hung up'))
+        }),
+      )
       const launch = {
         client_id: 5,
         proc_name: 'spp_nfv',
@@ -245,9 +250,7 @@ test('a launch starts a 2020 secondary that then registers and answers', () =>
       // Started as the command is handled, before the reply.
       const [child] = h.sim('primary').launched
       assert.is(child?.label, 'nfv 5')
-      // A child that cannot reach the controller hangs up: fail then instead of waiting for ever.
-      const refused = once(child!, 'disconnected').then(() => 'hung up')
-      assert.is(await Promise.race([registered.then(() => 'registered'), refused]), 'registered')
+      assert.is(await Promise.race([registered, refused]), 'registered')
       const nfv = await get<Record<string, unknown>>(h, '/v1/nfvs/5')
       assert.equal([nfv['client-id'], nfv['master-lcore']], [5, 1])
       assert.equal((await get<unknown[]>(h, '/v1/processes')).at(-1), {
