@@ -50,6 +50,29 @@ const BAD_BODIES: Case[] = [
     { rule: { direction: 'both', pattern: ['eth'], actions: ['queue index 0'] } },
     /key\(rule\.direction\)/,
   ],
+  [
+    'PUT',
+    '/v1/primary/launch',
+    { client_id: 1, proc_name: 'spp_nfv', eal: { '-l': '1', '--proc-type': 'a b' }, app: {} },
+    /key\(eal\.--proc-type\)/,
+  ],
+  [
+    'PUT',
+    '/v1/primary/launch',
+    {
+      client_id: 1,
+      proc_name: 'spp_nfv',
+      eal: { '-l': '1', '--proc-type': 'secondary' },
+      app: { '--client-id': 1 },
+    },
+    /key\(app\)/,
+  ],
+  [
+    'POST',
+    '/v1/primary/flow_rules/port_id/0',
+    { rule: { direction: 'ingress', pattern: ['eth / end'], actions: ['x'] } },
+    /key\(rule\.pattern\.0\)/,
+  ],
   ['DELETE', '/v1/primary/flow_rules/x/port_id/0', undefined, /rule_id/],
   ['POST', '/v1/vfs/2/components', { name: 'c1', core: 2, type: 'classifier_vlan' }, /key\(type\)/],
   [
