@@ -1,3 +1,4 @@
+// The 2020 routes against scripted byte peers: exact commands, 405s for 18.11, cpu routes, a 2019 primary.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

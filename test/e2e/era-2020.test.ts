@@ -1,3 +1,4 @@
+// 2020 processes as scripted byte peers: registration, a reply split at any byte, era metrics.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { registrations, withHarness, type Harness } from '../helpers/harness.ts'
