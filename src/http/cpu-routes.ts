@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { Hono } from 'hono'
 import { askStatus } from '../actors/ask.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
-import { json } from './json.ts'
+import { json, noContent } from './json.ts'
 
 type Layout = { socket_id: number; cores: { core_id: number; lcores: number[] }[] }[]
 
@@ -65,7 +65,11 @@ export function usageOf(entry: ProcessEntry, status: Record<string, unknown>): U
 /** The cpu endpoints of SPP's 2020 controller; no helper script, no process for the layout. */
 export const cpuRoutes = (registry: Registry, sysfsCpu = '/sys/devices/system/cpu') =>
   new Hono()
-    .get('/cpu_layout', async (c) => json(c, await cpuLayout(sysfsCpu)))
+    .get('/cpu_layout', async (c) => {
+      // §10.5: SPP answers 204 when it cannot compute the layout (its helper is not there).
+      const layout = await cpuLayout(sysfsCpu).catch(() => undefined)
+      return layout ? json(c, layout) : noContent(c)
+    })
     .get('/cpu_usage', async (c) => {
       const entries = registry.entries().sort((a, b) => (a.clientId ?? -1) - (b.clientId ?? -1))
       const options = { requestId: c.get('requestId') }

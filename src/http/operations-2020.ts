@@ -136,7 +136,7 @@ export const OPERATIONS_2020: Operation[] = [
   {
     method: 'get',
     path: '/v1/cpu_layout',
-    summary: "This host's sockets, cores and lcores (from sysfs)",
+    summary: "This host's sockets, cores and lcores (from sysfs; 204 where sysfs cannot be read)",
     success: v.array(
       v.object({
         socket_id: Int,

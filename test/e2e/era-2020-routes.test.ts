@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { cpuLayout } from '../../src/http/cpu-routes.ts'
+import { cpuLayout, cpuRoutes } from '../../src/http/cpu-routes.ts'
 import { commandsOf, registrations, withHarness, type Harness } from '../helpers/harness.ts'
 import {
   nfv2020,
@@ -229,6 +229,14 @@ test('cpu_layout groups the sysfs cpus by socket and core; cpu_usage reads every
     assert.ok(Array.isArray(layout.json()))
   })
 })
+
+test('cpu_layout answers 204 where sysfs cannot be read, as SPP without its helper (§10.5)', () =>
+  withHarness([], async (h) => {
+    const nowhere = join(mkdtempSync(join(tmpdir(), 'cpu-')), 'missing')
+    const r = await cpuRoutes(h.controller.registry, nowhere).request('/cpu_layout')
+    assert.is(r.status, 204)
+    assert.is(await r.text(), '')
+  }))
 
 test('a 19.11 vf attaches a queue of a phy port; an 18.11 vf is told the port is invalid', () =>
   withHarness([{ kind: 'vf', clientId: 5 }], async (h) => {
