@@ -8,6 +8,10 @@ export type EventDraft = { type: string; data: Record<string, unknown> }
 /** The event of a change; a read tells nothing by itself (a status it reveals is below). */
 function changeEvent(effect: Effect): EventDraft | undefined {
   switch (effect.kind) {
+    case 'pcap.start':
+      return { type: 'pcap.capture.started', data: {} }
+    case 'pcap.stop':
+      return { type: 'pcap.capture.stopped', data: {} }
     case 'primary.clear':
       return { type: 'primary.stats.cleared', data: {} }
     case 'port.add':

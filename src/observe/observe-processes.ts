@@ -18,7 +18,9 @@ export function observeProcesses(
 ): void {
   registry.on('registered', (entry, replaced) => {
     const who = identity(entry)
-    hub.publish(replaced ? 'process.replaced' : 'process.identified', who)
+    // A vf or mirror tells its era in its first status, after this: `unknown`, as in the metrics.
+    const era = entry.connection.getSnapshot().context.profile.era ?? 'unknown'
+    hub.publish(replaced ? 'process.replaced' : 'process.identified', { ...who, era })
     entry.connection.on('commandDone', ({ line, metric, reply, before, after, ms }) => {
       // xstate reports a listener's throw on a timer, which would end the controller: a fault
       // here drops this one connection instead (its process reconnects), and nothing else.

@@ -261,4 +261,38 @@ test('a launch starts a 2020 secondary that then registers and answers', () =>
     era2020,
   ))
 
+test('events: process.identified carries the era; a pcap capture start and stop are published', () =>
+  withHarness(
+    [
+      { kind: 'nfv', clientId: 1 },
+      { kind: 'nfv', clientId: 5, era: '18.11' },
+      { kind: 'vf', clientId: 2 },
+      { kind: 'pcap', clientId: 4 },
+    ],
+    async (h) => {
+      const events = (type: string) =>
+        h.controller.hub
+          .since(0)
+          .events.filter((e) => e.type === type)
+          .map((e) => e.data)
+      const identified = events('process.identified').sort(
+        (a, b) => Number(a['client-id']) - Number(b['client-id']),
+      )
+      assert.equal(identified, [
+        { kind: 'nfv', 'client-id': 1, era: '2020' },
+        { kind: 'vf', 'client-id': 2, era: 'unknown' }, // a vf tells its era in its first status
+        { kind: 'pcap', 'client-id': 4, era: '2020' },
+        { kind: 'nfv', 'client-id': 5, era: '18.11' },
+      ])
+      await ok(h, 'PUT', '/v1/pcaps/4/capture', { action: 'start' })
+      await ok(h, 'PUT', '/v1/pcaps/4/capture', { action: 'stop' })
+      const pcap = { kind: 'pcap', 'client-id': 4 }
+      assert.equal(
+        [events('pcap.capture.started'), events('pcap.capture.stopped')],
+        [[pcap], [pcap]],
+      )
+    },
+    era2020,
+  ))
+
 test.run()
