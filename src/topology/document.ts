@@ -27,7 +27,7 @@ const NfvDesired = v.strictObject(
     status: v.optional(v.picklist(['Running', 'Idle'], 'expected Running or Idle')),
     ports: v.optional(v.array(NfvListedPort, 'expected an array of port ids')),
     patches: v.optional(
-      v.array(v.strictObject({ src: NfvPatchPort, dst: NfvPatchPort }), 'expected an array'),
+      v.array(v.strictObject({ src: NfvListedPort, dst: NfvListedPort }), 'expected an array'),
     ),
   },
   'expected an nfv object with status, ports, patches',

@@ -6,6 +6,8 @@ import { Refused, type Context, type Phased, type Step } from './steps.ts'
 type Patch = { src: string; dst: string }
 const patchKey = ({ src, dst }: Patch) => `${src} ${dst}`
 const isPhy = (port: string) => port.startsWith('phy:')
+// A 2020 nfv lists a queue as `phy:0 nq 1`; its patch command takes it as `phy:0nq1` (§5.2).
+const wire = (port: string) => port.replace(' nq ', 'nq')
 
 /** The nfv's wanted ports (phy included) and patches, checked; absent fields keep the live ones. */
 export function wantedNfv(id: string, live: NfvInfo, wanted: DesiredNfv, context: Context) {
@@ -77,7 +79,7 @@ export function planNfv(id: string, live: NfvInfo, wanted: DesiredNfv, context: 
       add(10, {
         method: 'PUT',
         path: `${base}/patches`,
-        body: { src, dst },
+        body: { src: wire(src), dst: wire(dst) },
         action: 'patch.set',
         why: `patch ${src} -> ${dst} on nfv ${id}`,
       })

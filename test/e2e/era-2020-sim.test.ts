@@ -261,6 +261,40 @@ test('a launch starts a 2020 secondary that then registers and answers', () =>
     era2020,
   ))
 
+test('a topology exported from 2020 processes applies to fresh ones, queue patches included', async () => {
+  let exported: Record<string, Record<string, unknown>> = {}
+  await withHarness(
+    ALL,
+    async (h) => {
+      await ok(h, 'PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })
+      await ok(h, 'PUT', '/v1/nfvs/1/patches', { src: 'phy:0nq1', dst: 'ring:0' })
+      await ok(h, 'PUT', '/v1/nfvs/1/forward', { action: 'start' })
+      await ok(h, 'POST', '/v1/vfs/2/components', { name: 'fw1', core: 3, type: 'forward' })
+      const vlan = { operation: 'add', id: 10, pcp: 1 }
+      const attach = { action: 'attach', port: 'ring:1', dir: 'rx', vlan }
+      await ok(h, 'PUT', '/v1/vfs/2/components/fw1/ports', attach)
+      await ok(h, 'POST', '/v1/mirrors/3/components', { name: 'mr1', core: 2, type: 'mirror' })
+      const mirrored = { action: 'attach', port: 'ring:2', dir: 'rx' }
+      await ok(h, 'PUT', '/v1/mirrors/3/components/mr1/ports', mirrored)
+      exported = await get(h, '/v1/topology')
+    },
+    era2020,
+  )
+  await withHarness(
+    ALL,
+    async (h) => {
+      const applied = await h.api('POST', '/v1/topology/apply', exported)
+      assert.is(applied.status, 200, applied.text)
+      assert.ok(commandsOf(h.sim('nfv 1')).includes('patch phy:0nq1 ring:0'))
+      const now = await get<typeof exported>(h, '/v1/topology')
+      for (const part of ['nfvs', 'vfs', 'mirrors']) assert.equal(now[part], exported[part], part)
+      const again = await h.api('POST', '/v1/topology/plan', now)
+      assert.equal(again.json(), { steps: [], summary: {} })
+    },
+    era2020,
+  )
+})
+
 test('events: process.identified carries the era; a pcap capture start and stop are published', () =>
   withHarness(
     [
