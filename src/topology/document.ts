@@ -33,10 +33,15 @@ const NfvDesired = v.strictObject(
   'expected an nfv object with status, ports, patches',
 )
 
-const VfPortUse = v.strictObject({ port: VfPort, vlan: OptionalVlan })
+// A 2020 vf or mirror lists a queue of a multi-queue phy port as `phy:0 nq 1` (§6.1).
+const VfListedPort = v.union(
+  [VfPort, v.pipe(v.string(), v.regex(/^phy:\d{1,5} nq \d{1,5}$/))],
+  'expected a port id TYPE:N (or phy:N nq Q as a 2020 vf lists it)',
+)
+const VfPortUse = v.strictObject({ port: VfListedPort, vlan: OptionalVlan })
 // The mirror endpoint never sends a vlan: only `none` (or nothing) describes what it does.
 const MirrorPortUse = v.strictObject({
-  port: VfPort,
+  port: VfListedPort,
   vlan: v.nullish(
     v.looseObject({
       operation: v.optional(v.literal('none', 'a mirror port has no vlan setting: expected none')),

@@ -2,6 +2,9 @@
 import type { ComponentEntry, PortObject, VlanTag } from '../protocol/vf.ts'
 import type { DesiredVf } from './document.ts'
 
+/** A queue as a 2020 process lists it (`phy:0 nq 1`), spelled as its commands take it (`phy:0nq1`). */
+export const wire = (port: string) => port.replace(' nq ', 'nq')
+
 /** A port attached in one direction, with its vlan setting (none: undefined). */
 export type PortUse = { port: string; vlan?: VlanTag }
 /** A named component, its ports per direction. */

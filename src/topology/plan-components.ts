@@ -9,6 +9,7 @@ import {
   type Component,
   type Entry,
   type PortUse,
+  wire,
 } from './normalize.ts'
 import type { Context, Phased, Step } from './steps.ts'
 import { checkComponents, checkClassifier } from './check-components.ts'
@@ -110,13 +111,13 @@ const sameComponent = (a: Component, b: Component) =>
 const detach = (base: string, name: string, dir: Dir, use: PortUse, why: string): Step => ({
   method: 'PUT',
   path: `${base}/components/${name}/ports`,
-  body: { action: 'detach', port: use.port, dir },
+  body: { action: 'detach', port: wire(use.port), dir },
   action: 'port.detach',
   why: `detach ${use.port} ${dir} from ${name}: ${why}`,
 })
 
 function attach(kind: string, base: string, name: string, dir: Dir, use: PortUse): Step {
-  const body: Record<string, unknown> = { action: 'attach', port: use.port, dir }
+  const body: Record<string, unknown> = { action: 'attach', port: wire(use.port), dir }
   if (kind === 'vf' && use.vlan) body.vlan = use.vlan
   return {
     method: 'PUT',

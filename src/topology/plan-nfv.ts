@@ -1,13 +1,12 @@
 // The nfv part of a plan: forwarding, ports and patches, in the order a real spp_nfv accepts.
 import type { NfvInfo } from '../protocol/nfv.ts'
 import type { DesiredNfv } from './document.ts'
+import { wire } from './normalize.ts'
 import { Refused, type Context, type Phased, type Step } from './steps.ts'
 
 type Patch = { src: string; dst: string }
 const patchKey = ({ src, dst }: Patch) => `${src} ${dst}`
 const isPhy = (port: string) => port.startsWith('phy:')
-// A 2020 nfv lists a queue as `phy:0 nq 1`; its patch command takes it as `phy:0nq1` (§5.2).
-const wire = (port: string) => port.replace(' nq ', 'nq')
 
 /** The nfv's wanted ports (phy included) and patches, checked; absent fields keep the live ones. */
 export function wantedNfv(id: string, live: NfvInfo, wanted: DesiredNfv, context: Context) {

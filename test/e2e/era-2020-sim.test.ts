@@ -273,6 +273,9 @@ test('a topology exported from 2020 processes applies to fresh ones, queue patch
       const vlan = { operation: 'add', id: 10, pcp: 1 }
       const attach = { action: 'attach', port: 'ring:1', dir: 'rx', vlan }
       await ok(h, 'PUT', '/v1/vfs/2/components/fw1/ports', attach)
+      await ok(h, 'POST', '/v1/vfs/2/components', { name: 'fw2', core: 2, type: 'forward' })
+      const queue = { action: 'attach', port: 'phy:0nq1', dir: 'rx' }
+      await ok(h, 'PUT', '/v1/vfs/2/components/fw2/ports', queue)
       await ok(h, 'POST', '/v1/mirrors/3/components', { name: 'mr1', core: 2, type: 'mirror' })
       const mirrored = { action: 'attach', port: 'ring:2', dir: 'rx' }
       await ok(h, 'PUT', '/v1/mirrors/3/components/mr1/ports', mirrored)
@@ -286,6 +289,7 @@ test('a topology exported from 2020 processes applies to fresh ones, queue patch
       const applied = await h.api('POST', '/v1/topology/apply', exported)
       assert.is(applied.status, 200, applied.text)
       assert.ok(commandsOf(h.sim('nfv 1')).includes('patch phy:0nq1 ring:0'))
+      assert.ok(commandsOf(h.sim('vf 2')).includes('port add phy:0nq1 rx fw2'))
       const now = await get<typeof exported>(h, '/v1/topology')
       for (const part of ['nfvs', 'vfs', 'mirrors']) assert.equal(now[part], exported[part], part)
       const again = await h.api('POST', '/v1/topology/plan', now)
