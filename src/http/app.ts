@@ -1,3 +1,4 @@
+// The hono app: one middleware for id, log line and metrics, then every route, one error handler.
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import { methodNotAllowed } from 'hono/method-not-allowed'

@@ -1,3 +1,4 @@
+// The valibot schemas of request bodies and path segments: each value one safe token of a command.
 import * as v from 'valibot'
 import type { VlanTag } from '../protocol/vf.ts'
 

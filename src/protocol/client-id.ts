@@ -1,3 +1,4 @@
+// The handshake: who answered `_get_client_id` (or the primary's `status` probe), and in which era.
 import * as v from 'valibot'
 import { handshakeEra, primaryEra, type Era } from './era.ts'
 import { PrimaryStatus } from './primary.ts'

@@ -1,3 +1,4 @@
+// The last guard before the wire: only command lines of the strict grammar are ever written.
 /** Longest command line we send: vf and mirror copy a request into an 888-byte buffer unchecked. */
 export const MAX_LINE_BYTES = 887
 const SAFE_LINE = /^[\x21-\x7e]{1,110}(?: [\x21-\x7e]{1,110}){0,7}$/

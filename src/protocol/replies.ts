@@ -1,3 +1,4 @@
+// Reply decoding shared by every kind: NUL-padded JSON, vf-style results, memoised decoders.
 import * as v from 'valibot'
 import { fail, ok, type Result } from './result.ts'
 import { cString, decodeUtf8, parseJson } from './text.ts'

@@ -1,3 +1,4 @@
+// The typed result every protocol function returns instead of throwing.
 import type { ErrorCode } from '../errors.ts'
 
 /** Protocol code never throws: it returns one of these. */

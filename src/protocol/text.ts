@@ -1,3 +1,4 @@
+// Untrusted text from a process: C strings, UTF-8, JSON, and short previews for messages.
 import { fail, ok, type Result } from './result.ts'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
