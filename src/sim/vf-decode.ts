@@ -3,17 +3,33 @@ import type { Vlan, VfState } from './vf-state.ts'
 import { parseCNumber } from './wire.ts'
 import { parseMac, parsePort, reject, UNTAGGED, type Dir } from './vf-tokens.ts'
 
-const TYPES = { vf: ['classifier_mac', 'merge', 'forward'], mirror: ['mirror'] }
+/** How a release decodes `component`: its type names, its messages, whether one core mixes types. */
+export type ComponentRules = {
+  types: Record<'vf' | 'mirror', string[]>
+  /** The type of which a second one on a core hangs the vf. */
+  classifier: string
+  mixesTypes: boolean
+  /** The release's wording of an 18.11 message. */
+  text: (message: string) => string
+}
+/** 18.11: `classifier_mac`, `bad value(...)`, one type per core. */
+export const RULES_18_11: ComponentRules = {
+  types: { vf: ['classifier_mac', 'merge', 'forward'], mirror: ['mirror'] },
+  classifier: 'classifier_mac',
+  mixesTypes: false,
+  text: (message) => message,
+}
 
 /** What a change does: `done` (then the reply is success), or `hang` (no reply, ever). */
 export type Outcome = 'done' | 'hang'
 
-/** `component start NAME CORE TYPE` and `component stop NAME` (§4.6.1). */
-export function component(state: VfState, tokens: string[]): Outcome {
-  if (tokens.length < 3 || tokens.length > 5) reject('bad message format')
+/** `component start NAME CORE TYPE` and `component stop NAME` (§4.6.1), in a release's rules. */
+export function component(state: VfState, tokens: string[], rules = RULES_18_11): Outcome {
+  const no = (message: string) => reject(rules.text(message))
+  if (tokens.length < 3 || tokens.length > 5) no('bad message format')
   const [, action, name = ''] = tokens
   const { components } = state
-  if (action !== 'start' && action !== 'stop') return reject('bad value(action)')
+  if (action !== 'start' && action !== 'stop') return no('bad value(action)')
   if (action === 'stop') {
     state.execute(() => {
       const index = components.findIndex((c) => c.name === name)
@@ -21,18 +37,17 @@ export function component(state: VfState, tokens: string[]): Outcome {
     })
     return 'done'
   }
-  if (name.length > 110 || components.some((c) => c.name === name))
-    reject('bad value(component name)')
+  if (name.length > 110 || components.some((c) => c.name === name)) no('bad value(component name)')
   const core = parseCNumber(tokens[3])
-  if (!(core >= 0 && core < 128)) reject('bad value(core)')
+  if (!(core >= 0 && core < 128)) no('bad value(core)')
   const type = tokens[4] ?? ''
-  if (!TYPES[state.kind].includes(type)) reject('bad value(component type)')
-  if (components.some((c) => c.core === core && c.type !== type))
-    reject('bad value(component type)')
+  if (!rules.types[state.kind].includes(type)) no('bad value(component type)')
+  if (!rules.mixesTypes && components.some((c) => c.core === core && c.type !== type))
+    no('bad value(component type)')
   if (core === state.mainCore) return 'hang' // waits forever for a worker that does not exist
-  if (!state.cores.includes(core) || components.length >= 128) reject('error occur')
+  if (!state.cores.includes(core) || components.length >= 128) no('error occur')
   // A second classifier on one core passes every check, then the process waits for it forever.
-  if (type === 'classifier_mac' && components.some((c) => c.core === core && c.type === type))
+  if (type === rules.classifier && components.some((c) => c.core === core && c.type === type))
     return 'hang'
   const empty = () => ({ rx: [], tx: [] })
   state.execute(() => components.push({ name, type, core, pending: empty(), applied: empty() }))

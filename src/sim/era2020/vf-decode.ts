@@ -1,10 +1,14 @@
 // The 2020 vf and mirror decoders for what changed since 18.11 (spp-protocol-2020 §6, §7).
-import { vlanOf, type Outcome } from '../vf-decode.ts'
+import {
+  component as component1811,
+  vlanOf,
+  type ComponentRules,
+  type Outcome,
+} from '../vf-decode.ts'
 import type { VfState } from '../vf-state.ts'
 import { reject, type Dir } from '../vf-tokens.ts'
 import { parseCNumber } from '../wire.ts'
 
-const TYPES = { vf: ['classifier', 'merge', 'forward'], mirror: ['mirror'] }
 /** Port limits per direction, now checked before a port is added (forward, merge, classifier). */
 const SHAPES: Record<string, Record<Dir, number>> = {
   forward: { rx: 1, tx: 1 },
@@ -40,33 +44,17 @@ function portOf(state: QueuedState, token: string) {
   return { spelled: `phy:${n} nq ${q}`, queue: q, queues }
 }
 
-/** `component start NAME CORE TYPE` and `component stop NAME`; one core may mix types now. */
-export function component(state: QueuedState, tokens: string[]): Outcome {
-  if (tokens.length < 3 || tokens.length > 5) reject('Wrong message format')
-  const [, action, name = ''] = tokens
-  const { components } = state
-  if (action !== 'start' && action !== 'stop') return reject('Invalid value (action)')
-  if (action === 'stop') {
-    state.execute(() => {
-      const index = components.findIndex((c) => c.name === name)
-      if (index !== -1) components.splice(index, 1) // stopping an unknown name succeeds
-    })
-    return 'done'
-  }
-  if (name.length > 110 || components.some((c) => c.name === name))
-    reject('Invalid value (component name)')
-  const core = parseCNumber(tokens[3])
-  if (!(core >= 0 && core < 128)) reject('Invalid value (core)')
-  const type = tokens[4] ?? ''
-  if (!TYPES[state.kind].includes(type)) reject('Invalid value (component type)')
-  if (core === state.mainCore) return 'hang' // as in 18.11: waits for a worker that is not there
-  if (!state.cores.includes(core) || components.length >= 128) reject('error occur')
-  if (type === 'classifier' && components.some((c) => c.core === core && c.type === type))
-    return 'hang'
-  const empty = () => ({ rx: [], tx: [] })
-  state.execute(() => components.push({ name, type, core, pending: empty(), applied: empty() }))
-  return 'done'
+/** 2020: `classifier`, `Invalid value (...)`, and one core may mix types (§6.2, §6.3). */
+const RULES_2020: ComponentRules = {
+  types: { vf: ['classifier', 'merge', 'forward'], mirror: ['mirror'] },
+  classifier: 'classifier',
+  mixesTypes: true,
+  text: dialect,
 }
+
+/** `component start NAME CORE TYPE` and `component stop NAME`, in the 2020 rules. */
+export const component = (state: QueuedState, tokens: string[]): Outcome =>
+  component1811(state, tokens, RULES_2020)
 
 /** `port add|del PORT DIR NAME [add_vlantag VID PCP | del_vlantag]` with queues and early limits. */
 export function port(state: QueuedState, tokens: string[]): Outcome {
