@@ -27,6 +27,12 @@ export class CommandQueue {
     else this.#jobs.push(job)
   }
 
+  /** Puts a job back at the head of the queue (it goes next). */
+  unshift(job: Job): void {
+    if (this.#head > 0) this.#jobs[--this.#head] = job
+    else this.#jobs.unshift(job)
+  }
+
   /** The next job someone still waits for. */
   shift(): Job | undefined {
     while (this.#head < this.#jobs.length) {

@@ -8,10 +8,11 @@ import type { Effect } from '../protocol/effects.ts'
 import { learnProfile, type Era, type Profile } from '../protocol/era.ts'
 import { fail, type Result } from '../protocol/result.ts'
 import type { ProcessKind } from '../protocol/types.ts'
-import { hazardOf } from '../state/hazards.ts'
+import { hazardOf, needsCores } from '../state/hazards.ts'
+import { mirrorCommands, vfCommands } from '../protocol/vf.ts'
 import { emptyView, nextView, type ProcessView } from '../state/process-view.ts'
 import { CommandQueue } from './command-queue.ts'
-import { answer, refuse, type Job } from './job.ts'
+import { answer, createJob, refuse, type Job } from './job.ts'
 import { socketLink, type LinkEvent } from './socket-link.ts'
 
 export type Input = {
@@ -80,7 +81,19 @@ export const processConnection = setup({
     /** Writes the next command someone still waits for, refusing any that would hang the process. */
     sendNext: enqueueActions(({ context, enqueue }) => {
       for (let job = context.queue.shift(); job; job = context.queue.shift()) {
-        const hazard = context.view && job.change && hazardOf(context.view, job.change)
+        const { view } = context
+        // A component start is never sent unchecked: on a connection whose status was not read
+        // yet (a reconnect, a command resent after one), the status is read first.
+        if (view && job.change && needsCores(view, job.change)) {
+          context.queue.unshift(job)
+          const read =
+            view.kind === 'mirror'
+              ? createJob(mirrorCommands.status())
+              : createJob(vfCommands.status())
+          read.promise.catch(() => {}) // nobody waits for it; it fills the view
+          job = read.job
+        }
+        const hazard = view && job.change && hazardOf(view, job.change)
         if (hazard) {
           refuse(job, hazard, 'INVALID_REQUEST')
           continue

@@ -14,6 +14,15 @@ export const workerCores = (view: ProcessView): number[] | undefined =>
  * lcore never appears in the status, so any core not listed there is refused), and so does a vf's
  * second classifier_mac on a core that already runs one.
  */
+/**
+ * Whether this change can only be checked once the process's worker lcores are known: a
+ * component start on a vf or mirror whose status this connection has not read yet.
+ */
+export const needsCores = (view: ProcessView, change: Change): boolean =>
+  change.kind === 'component.start' &&
+  (view.kind === 'vf' || view.kind === 'mirror') &&
+  workerCores(view) === undefined
+
 export function hazardOf(view: ProcessView, change: Change): string | undefined {
   if (change.kind !== 'component.start' || (view.kind !== 'vf' && view.kind !== 'mirror')) return
   const cores = workerCores(view)

@@ -172,7 +172,7 @@ test('exit: the reply is the last word, then the connection is closed by the con
 test('a vf rejection settles the command with the process message and keeps the connection', async () => {
   const c = fakeConnection('secondary')
   c.reply('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }')
-  void c.ask(vfCommands.componentStart('fw1', 2, 'forward'))
+  void c.ask(vfCommands.portAdd('ring:0', 'rx', 'fw1'))
   c.reply(
     '{ "results": [ { "result": "error", "error_details": { "message": "bad value(component name)" } } ] }',
   )
@@ -246,5 +246,17 @@ test('a component start on a core the status did not list (the main lcore) is re
 
 const VF_STATUS =
   '{ "results": [ { "result": "success" } ], "info": { "client-id": 2, "phy": [ 0 ], "vhost": [  ], "ring": [  ], "core": [ { "core": 2, "name": "cls", "type": "classifier_mac", "rx_port": [  ], "tx_port": [  ] }, { "core": 3, "type": "unuse" } ], "classifier_table": [  ] } }'
+
+test('on a connection that has not read its status, a component start is checked after one read', async () => {
+  const c = fakeConnection('secondary')
+  c.reply('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }')
+  void c.ask(vfCommands.componentStart('fw1', 1, 'forward')) // as a command resent after a reconnect
+  void c.ask(vfCommands.componentStart('fw2', 3, 'forward'))
+  assert.equal(c.written.slice(1), ['status'], 'the cores are read before the start is sent')
+  c.reply(VF_STATUS)
+  await flush()
+  assert.match(c.outcomes[0]!, /^INVALID_REQUEST invalid key\(core\): 1 \(not a worker lcore/)
+  assert.equal(c.written.slice(1), ['status', 'component start fw2 3 forward'])
+})
 
 test.run()
