@@ -1,8 +1,7 @@
 // /v1/nfvs/{client_id}: status, forwarding, ports, patches, exit.
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { nfvCommands as nfv, type NfvInfo } from '../protocol/nfv.ts'
 import { json, noContent } from './json.ts'
-import { LONG_FRAME_BYTES } from '../protocol/padded-frames.ts'
 import type { Processes, Target } from './processes.ts'
 import { Nfv1911PatchBody, Nfv1911PortsBody } from './schemas-2020.ts'
 import { CLIENT_ID_SEGMENT as ID, ForwardBody, NfvPortsBody, PatchBody } from './schemas.ts'
@@ -11,7 +10,7 @@ import { readJson } from './validate.ts'
 /** The nfv endpoints; `present` words the status as the controller is configured to. */
 export const nfvRoutes = (processes: Processes, present: (info: NfvInfo) => object) => {
   // memif ports and queue ids (phy:0nq1) exist from 19.11 on, whose replies are 32768 bytes.
-  const is1911 = (target: Target) => processes.profile(target).frameBytes === LONG_FRAME_BYTES
+  const is1911 = (c: Context, target: Target) => processes.isRelease1911(c, target)
   return new Hono()
     .get(ID, async (c) => {
       const target = processes.secondary(c, 'nfv')
@@ -25,13 +24,19 @@ export const nfvRoutes = (processes: Processes, present: (info: NfvInfo) => obje
     })
     .put(`${ID}/ports`, async (c) => {
       const target = processes.secondary(c, 'nfv')
-      const { action, port } = await readJson(c, is1911(target) ? Nfv1911PortsBody : NfvPortsBody)
+      const { action, port } = await readJson(
+        c,
+        (await is1911(c, target)) ? Nfv1911PortsBody : NfvPortsBody,
+      )
       await processes.ask(c, target, action === 'add' ? nfv.addPort(port) : nfv.delPort(port))
       return noContent(c)
     })
     .put(`${ID}/patches`, async (c) => {
       const target = processes.secondary(c, 'nfv')
-      const { src, dst } = await readJson(c, is1911(target) ? Nfv1911PatchBody : PatchBody)
+      const { src, dst } = await readJson(
+        c,
+        (await is1911(c, target)) ? Nfv1911PatchBody : PatchBody,
+      )
       await processes.ask(c, target, nfv.patch(src, dst))
       return noContent(c)
     })

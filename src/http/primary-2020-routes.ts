@@ -3,7 +3,6 @@ import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
 import type { Registry } from '../actors/registry.ts'
 import { ControllerError } from '../errors.ts'
-import { LONG_FRAME_BYTES } from '../protocol/padded-frames.ts'
 import { primary2020Commands as primary } from '../protocol/primary-2020.ts'
 import { requireEra } from './era-guard.ts'
 import { FlowBody, flowRuleWords } from './flow-body.ts'
@@ -35,7 +34,7 @@ export function primary2020Routes(registry: Registry, processes: Processes) {
   /** Flow rules, pipe and memif ports came with 19.11, whose replies are padded to 32768 bytes. */
   const primary1911 = async (c: Context, what: string) => {
     const target = await primary2020(c, what)
-    if (processes.profile(target).frameBytes !== LONG_FRAME_BYTES)
+    if (!(await processes.isRelease1911(c, target)))
       throw new ControllerError(
         'NOT_IN_RELEASE',
         `${what} is not supported by the release of the primary (SPP 2019, before 19.11); it needs SPP 19.11`,

@@ -1,7 +1,8 @@
 // How a handler reaches the process its request addresses: find it (404), then ask it.
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
-import { ask } from '../actors/ask.ts'
+import { ask, askStatus } from '../actors/ask.ts'
+import { LONG_FRAME_BYTES } from '../protocol/padded-frames.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { Profile } from '../protocol/era.ts'
 import type { Command, ProcessKind, SecondaryKind } from '../protocol/types.ts'
@@ -44,6 +45,20 @@ export function processesOf(registry: Registry) {
     /** The wire dialect learnt from the process so far (protocol/era.ts). */
     profile(target: Target): Profile {
       return registry.find(target.kind, target.clientId).connection.getSnapshot().context.profile
+    },
+    /**
+     * Whether a primary or nfv pads its replies to 32768 bytes (19.11 on). The length is measured
+     * from the padding of a reply, known once the next reply starts: until then, one `status` (a
+     * read, harmless) is asked first.
+     */
+    async isRelease1911(c: Context, target: Target): Promise<boolean> {
+      const { connection } = registry.find(target.kind, target.clientId)
+      const { era, frameBytes } = connection.getSnapshot().context.profile
+      if (era === '18.11') return false
+      if (frameBytes === undefined) {
+        await askStatus(connection, target.kind, { requestId: c.get('requestId') })
+      }
+      return this.profile(target).frameBytes === LONG_FRAME_BYTES
     },
     /** What the controller knows of the process now. */
     view(target: Target): ProcessView | undefined {
