@@ -24,13 +24,21 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   PROCESS_UNAVAILABLE: 503,
 }
 
+/**
+ * Headers some errors need: a full queue says when to try again; a route the process's release
+ * lacks is a 405 whose (empty) Allow says the resource allows no method for this process.
+ */
+const HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
+  QUEUE_FULL: { 'Retry-After': '1' },
+  NOT_IN_RELEASE: { Allow: '' },
+}
+
 /** Answers every error as text/plain; unexpected ones are logged and never shown. */
 export const onError =
   (logError: (err: Error) => void): ErrorHandler =>
   (err, c) => {
     if (err instanceof ControllerError) {
-      const retry = err.code === 'QUEUE_FULL' ? { 'Retry-After': '1' } : undefined
-      return c.text(err.message, STATUS[err.code], retry)
+      return c.text(err.message, STATUS[err.code], HEADERS[err.code])
     }
     logError(err)
     return c.text('internal error in the controller', 500)

@@ -58,7 +58,10 @@ export function uiRoutes() {
   for (const [path, file] of Object.entries(FILES)) {
     app.get(path, async (c) => {
       let body = cache.get(path)
-      if (!body) cache.set(path, (body = readFile(file())))
+      if (!body) {
+        cache.set(path, (body = readFile(file())))
+        body.catch(() => cache.delete(path)) // a failed read is tried again next time
+      }
       const type = TYPES[file().slice(file().lastIndexOf('.') + 1)] ?? 'application/octet-stream'
       return c.body(new Uint8Array(await body), 200, {
         'Content-Type': type,
