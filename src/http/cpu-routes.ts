@@ -1,5 +1,5 @@
 // GET /v1/cpu_layout (from this host's sysfs) and GET /v1/cpu_usage (from every process's status).
-import { readFile } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import { askStatus } from '../actors/ask.ts'
@@ -20,8 +20,13 @@ const readInt = async (path: string) => {
  */
 export async function cpuLayout(root: string): Promise<Layout> {
   const kernelMax = await readInt(join(root, 'kernel_max'))
+  // The cpus that exist, in order (distribution kernels set kernel_max to 8191: not 8192 reads).
+  const cpus = (await readdir(root))
+    .flatMap((name) => (/^cpu(0|[1-9][0-9]*)$/.exec(name) ? [Number(name.slice(3))] : []))
+    .filter((cpu) => cpu <= kernelMax)
+    .sort((a, b) => a - b)
   const layout: Layout = []
-  for (let cpu = 0; cpu <= kernelMax; cpu++) {
+  for (const cpu of cpus) {
     let core: number, socket: number
     try {
       core = await readInt(join(root, `cpu${cpu}`, 'topology', 'core_id'))
