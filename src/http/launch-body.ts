@@ -34,6 +34,15 @@ const options = (names: string[]) =>
   )
 
 /** The launch body: the primary forks the named secondary with these options. */
+/** Words after `launch ID NAME` and `--` in the longest line the primary reads (47 tokens). */
+const MAX_OPTIONS = 47 - 4
+const tokenCount = (names: string[], given: Record<string, unknown>) =>
+  names.reduce((n, name) => {
+    if (!(name in given)) return n
+    const value = given[name]
+    return n + (value === null || value === undefined || value === '' ? 1 : 2)
+  }, 0)
+
 export const LaunchBody = v.pipe(
   v.object({
     client_id: v.pipe(
@@ -56,6 +65,15 @@ export const LaunchBody = v.pipe(
     v.check(
       (b) => Object.keys(b.app).every((k) => APP_OPTS[b.proc_name]?.includes(k)),
       'expected only the options of this process',
+    ),
+    ['app'],
+  ),
+  // The primary splits a command into at most 48 tokens (`launch ID NAME EAL... -- APP...`).
+  v.forward(
+    v.check(
+      (b) =>
+        tokenCount(EAL_OPTS, b.eal) + tokenCount(APP_OPTS[b.proc_name] ?? [], b.app) <= MAX_OPTIONS,
+      `expected at most ${MAX_OPTIONS} option words in eal and app together`,
     ),
     ['app'],
   ),
