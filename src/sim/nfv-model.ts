@@ -1,5 +1,5 @@
 // spp_nfv (18.11) as a simulator model: ports, patches, forwarding; echoes every change.
-import { fixedReply, type Answer, type SimModel } from './wire.ts'
+import { fixedReply, takeSlot, type Answer, type SimModel } from './wire.ts'
 
 const ADDABLE = new Set(['ring', 'vhost', 'pcap', 'nullpmd'])
 
@@ -81,8 +81,7 @@ export class NfvModel implements SimModel {
       return
     }
     if (type === 'ring' && Number(index) >= this.#rings) return // the primary has no such ring
-    const free = this.slots.indexOf(undefined)
-    this.slots[free === -1 ? this.slots.length : free] = port
+    takeSlot(this.slots, port)
   }
 
   #del(port: string) {

@@ -68,3 +68,10 @@ export type SimModel = {
   handle(line: string): Answer
   readonly isStatus: (line: string) => boolean
 }
+
+/** Puts a port in the first free slot of a DPDK port table (a deleted slot is reused), once. */
+export function takeSlot(slots: (string | undefined)[], port: string): void {
+  if (slots.includes(port)) return
+  const free = slots.indexOf(undefined)
+  slots[free === -1 ? slots.length : free] = port
+}

@@ -5,22 +5,10 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { cpuLayout, cpuRoutes } from '../../src/http/cpu-routes.ts'
-import { commandsOf, registrations, withHarness, type Harness } from '../helpers/harness.ts'
-import {
-  nfv2020,
-  pad,
-  primary2020,
-  scriptedPeer,
-  spaced2020,
-  type PeerAnswer,
-} from '../helpers/peer-2020.ts'
+import { commandsOf, withHarness } from '../helpers/harness.ts'
+import { nfv2020, pad, primary2020, spaced2020, connectPeers } from '../helpers/peer-2020.ts'
 
-async function peers(h: Harness, specs: [number, (line: string) => PeerAnswer][]) {
-  const registered = registrations(h.controller, specs.length)
-  const connected = await Promise.all(specs.map(([port, answer]) => scriptedPeer(port, answer)))
-  await registered
-  return connected
-}
+const peers = connectPeers
 
 test('every 2020 primary route sends its exact command', () =>
   withHarness([], async (h) => {

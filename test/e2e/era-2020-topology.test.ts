@@ -1,20 +1,9 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { registrations, withHarness, type Harness } from '../helpers/harness.ts'
-import {
-  nfv2020,
-  primary2020,
-  scriptedPeer,
-  spaced2020,
-  type PeerAnswer,
-} from '../helpers/peer-2020.ts'
+import { withHarness } from '../helpers/harness.ts'
+import { nfv2020, primary2020, spaced2020, connectPeers } from '../helpers/peer-2020.ts'
 
-async function peers(h: Harness, specs: [number, (line: string) => PeerAnswer][]) {
-  const registered = registrations(h.controller, specs.length)
-  const connected = await Promise.all(specs.map(([port, answer]) => scriptedPeer(port, answer)))
-  await registered
-  return connected
-}
+const peers = connectPeers
 
 test('the topology of 2020 processes lists pcaps, and planning it back changes nothing', () =>
   withHarness([], async (h) => {

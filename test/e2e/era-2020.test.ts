@@ -1,26 +1,17 @@
 // 2020 processes as scripted byte peers: registration, a reply split at any byte, era metrics.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { registrations, withHarness, type Harness } from '../helpers/harness.ts'
+import { withHarness } from '../helpers/harness.ts'
 import {
   nfv2020,
   primary2020,
   PRIMARY_STATUS,
-  scriptedPeer,
   spaced2020,
   type Peer,
-  type PeerAnswer,
+  connectPeers,
 } from '../helpers/peer-2020.ts'
 
-/** Connects scripted 2020 peers and waits until the controller has registered all of them. */
-async function peers(h: Harness, specs: [number, (line: string) => PeerAnswer][], splitAt = 1) {
-  const registered = registrations(h.controller, specs.length)
-  const connected = await Promise.all(
-    specs.map(([port, answer]) => scriptedPeer(port, answer, splitAt)),
-  )
-  await registered
-  return connected
-}
+const peers = connectPeers
 const after = (peer: Peer) => peer.received.slice(1) // what came after the handshake
 
 test('2020 processes register and answer GET with their 2020 members', () =>

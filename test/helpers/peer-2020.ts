@@ -1,6 +1,7 @@
 // Scripted 2020-era SPP processes over raw loopback sockets (until the 2020 simulator lands).
 import { connect, type Socket } from 'node:net'
 import { once } from 'node:events'
+import { registrations, type Harness } from './harness.ts'
 
 /** A primary/nfv reply of 19.11 and later: the text NUL-padded to 32768 bytes. */
 export const pad = (text: string, frame = 32768) => {
@@ -102,4 +103,18 @@ export const primary2020 = (line: string): PeerAnswer => {
   if (v === 'add' || v === 'del') return result(v, `,"port":"${line.split(' ')[1]}"`)
   if (line === 'patch reset') return pad('patch\0reset')
   return result(v)
+}
+
+/** Connects scripted 2020 peers and waits until the controller has registered all of them. */
+export async function connectPeers(
+  h: Harness,
+  specs: [number, (line: string) => PeerAnswer][],
+  splitAt = 1,
+): Promise<Peer[]> {
+  const registered = registrations(h.controller, specs.length)
+  const connected = await Promise.all(
+    specs.map(([port, answer]) => scriptedPeer(port, answer, splitAt)),
+  )
+  await registered
+  return connected
 }

@@ -1,6 +1,6 @@
 // spp_nfv as of 2020 (spp-protocol-2020 §5): compact JSON results, 32768-byte frames, its hazards.
 import { hazard, parseUid, reply2020, echo2020, uidText, type Uid } from './uid.ts'
-import type { Answer, SimModel } from '../wire.ts'
+import { takeSlot, type Answer, type SimModel } from '../wire.ts'
 
 const ADDABLE = new Set(['vhost', 'ring', 'pcap', 'nullpmd', 'memif'])
 
@@ -106,10 +106,7 @@ export class Nfv2020Model implements SimModel {
       return reply(true)
     }
     if (uid.id < 0 || (uid.type === 'ring' && uid.id >= this.#rings)) return reply(false)
-    if (!this.slots.includes(port)) {
-      const free = this.slots.indexOf(undefined)
-      this.slots[free === -1 ? this.slots.length : free] = port
-    }
+    takeSlot(this.slots, port)
     return reply(true)
   }
 

@@ -1,6 +1,6 @@
 // spp_primary as of 2020 (spp-protocol-2020 §4): compact status, JSON results, forwarder, flows.
 import { PrimaryModel } from '../primary-model.ts'
-import type { Answer, SimModel } from '../wire.ts'
+import { takeSlot, type Answer, type SimModel } from '../wire.ts'
 import { runFlow, type Rule } from './flow.ts'
 import { launchOf } from './launch.ts'
 import { renderStatus } from './primary-status.ts'
@@ -106,10 +106,7 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
         return reply(false)
       if (!this.pipes.has(uid.id)) this.pipes.set(uid.id, { rx: rx.id, tx: tx.id })
     } else if (uid.id < 0 || (uid.type === 'ring' && !ring(uid.id))) return reply(false)
-    if (!this.slots.includes(port)) {
-      const free = this.slots.indexOf(undefined)
-      this.slots[free === -1 ? this.slots.length : free] = port
-    }
+    takeSlot(this.slots, port)
     return reply(true)
   }
 
