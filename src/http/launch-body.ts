@@ -33,6 +33,20 @@ const options = (names: string[]) =>
     `expected only the options ${names.join(' ')}`,
   )
 
+const CLIENT_ID = 'expected a client id: an integer 1 to 127, or its decimal string'
+/**
+ * SPP's 2020 CLI (and SPP's own 2020 API document) send `"client_id": "5"`, a string; older
+ * clients a number. Both mean the same id, sent in its one decimal spelling.
+ */
+const LaunchClientId = v.pipe(
+  v.union([v.number(CLIENT_ID), v.string(CLIENT_ID)], CLIENT_ID),
+  v.transform((id) => (typeof id === 'string' && /^[1-9][0-9]{0,2}$/.test(id) ? Number(id) : id)),
+  v.number(CLIENT_ID),
+  v.integer(CLIENT_ID),
+  v.minValue(1, CLIENT_ID),
+  v.maxValue(127, CLIENT_ID),
+)
+
 /** The launch body: the primary forks the named secondary with these options. */
 /** Words after `launch ID NAME` and `--` in the longest line the primary reads (47 tokens). */
 const MAX_OPTIONS = 47 - 4
@@ -45,12 +59,7 @@ const tokenCount = (names: string[], given: Record<string, unknown>) =>
 
 export const LaunchBody = v.pipe(
   v.object({
-    client_id: v.pipe(
-      v.number('expected a client id: an integer 1 to 127'),
-      v.integer('expected a client id: an integer 1 to 127'),
-      v.minValue(1, 'expected a client id: an integer 1 to 127'),
-      v.maxValue(127, 'expected a client id: an integer 1 to 127'),
-    ),
+    client_id: LaunchClientId,
     proc_name: v.picklist(Object.keys(APP_OPTS), `expected ${Object.keys(APP_OPTS).join(', ')}`),
     eal: v.pipe(
       options(EAL_OPTS),

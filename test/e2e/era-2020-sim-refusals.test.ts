@@ -115,6 +115,18 @@ const BAD_BODIES: Case[] = [
     /key\(app\).*at most 43 option words/,
   ],
   ['DELETE', '/v1/primary/flow_rules/x/port_id/0', undefined, /rule_id/],
+  // A client id as a string is one decimal spelling of 1 to 127, nothing else.
+  ...['05', '128', '0', '5 ', '-1', '1e1', '', 'x'].map((id): Case => [
+    'PUT',
+    '/v1/primary/launch',
+    {
+      client_id: id,
+      proc_name: 'spp_nfv',
+      eal: { '-l': '1', '--proc-type': 'secondary' },
+      app: {},
+    },
+    /key\(client_id\)/,
+  ]),
   ['POST', '/v1/vfs/2/components', { name: 'c1', core: 2, type: 'classifier_vlan' }, /key\(type\)/],
   [
     'PUT',

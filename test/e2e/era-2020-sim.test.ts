@@ -229,7 +229,7 @@ test('pcap capture start and stop show in its GET and the topology document', ()
     era2020,
   ))
 
-test('a launch starts a 2020 secondary that then registers and answers', () =>
+test("a launch as SPP's 2020 CLI sends it (client_id a string) starts a secondary that registers", () =>
   withHarness(
     [{ kind: 'primary' }],
     async (h) => {
@@ -240,11 +240,12 @@ test('a launch starts a 2020 secondary that then registers and answers', () =>
           child.once('disconnected', () => resolve('hung up'))
         }),
       )
+      // As SPP's 2020 CLI sends `pri; launch nfv 5 -l 1,2 -m 512 -- -n 5 -s ...`: strings.
       const launch = {
-        client_id: 5,
+        client_id: '5',
         proc_name: 'spp_nfv',
-        eal: { '-l': '1,2', '--proc-type': 'secondary' },
-        app: { '-s': `127.0.0.1:${h.controller.secondaryPort}`, '-n': 5 },
+        eal: { '-l': '1,2', '-m': '512', '--proc-type': 'secondary' },
+        app: { '-n': '5', '-s': `127.0.0.1:${h.controller.secondaryPort}` },
       }
       await ok(h, 'PUT', '/v1/primary/launch', launch)
       // Started as the command is handled, before the reply.
