@@ -54,7 +54,7 @@ export type VfInfo = {
   components: ComponentEntry[]
   classifier_table: ClassifierEntry[]
 }
-/** GET /v1/mirrors/{id}: mirror port objects carry only `port`, as the spec says. */
+/** GET /v1/mirrors/{id}: an 18.11 mirror's port objects carry only `port`, as the spec says. */
 export type MirrorInfo = {
   'client-id': number
   ports: string[]
@@ -113,15 +113,21 @@ export const decodeVfStatus = (frame: Buffer): Result<VfInfo> => {
   return ok(decoded)
 }
 
-/** A mirror's status reply as GET /v1/mirrors/{id} answers it. */
+/**
+ * A mirror's status reply as GET /v1/mirrors/{id} answers it. The spec's (18.11) mirror port
+ * carries only `port`; a 2020 mirror's (its status shows `master-lcore` or string indexes) keeps
+ * its `vlan`, as SPP's 2020 controller passes it on.
+ */
 export const decodeMirrorStatus = (frame: Buffer): Result<MirrorInfo> => {
   const reply = decodeResults(frame, StatusReply, 'mirror status')
   if (!reply.ok) return reply
   const { info } = reply.value
   const { body, marks: seen } = head(reply.value)
+  const of2020 = info['master-lcore'] !== undefined || seen.portIndexStrings === true
+  const port = of2020 ? (p: PortEntry) => p : ({ port }: PortEntry) => ({ port })
   const decoded: MirrorInfo = {
     ...body,
-    components: info.core.map((entry) => component(entry, ({ port }) => ({ port }))),
+    components: info.core.map((entry) => component(entry, port)),
   }
   marks.set(decoded, seen)
   return ok(decoded)
