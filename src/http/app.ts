@@ -21,6 +21,7 @@ import { primaryRoutes } from './primary-routes.ts'
 import { processesOf } from './processes.ts'
 import { topologyRoutes } from './topology-routes.ts'
 import { openApiRoutes } from './openapi.ts'
+import { requestIdSource } from './request-id.ts'
 import { uiRoutes } from './ui-routes.ts'
 
 export type AppOptions = {
@@ -114,19 +115,4 @@ function routeOf(c: Context): string {
       (label = path.endsWith('*') ? 'unmatched' : path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')),
     )
   return label
-}
-
-/**
- * Request ids: the client's X-Request-Id when it is a short, safe token (so a caller can follow its
- * own id through our logs), else a per-run prefix and a counter (cheaper than a UUID per request).
- */
-function requestIdSource() {
-  const run = Math.floor(Math.random() * 36 ** 6)
-    .toString(36)
-    .padStart(6, '0')
-  let count = 0
-  return (given: string | undefined) =>
-    given !== undefined && /^[\w.:-]{1,64}$/.test(given)
-      ? given
-      : `${run}-${(++count).toString(36)}`
 }

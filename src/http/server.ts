@@ -1,10 +1,19 @@
 // The node HTTP server under the hono app: what node and @hono/node-server do below hono's reach.
 import { once } from 'node:events'
-import { IncomingMessage, ServerResponse, type Server } from 'node:http'
+import {
+  createServer,
+  IncomingMessage,
+  ServerResponse,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+} from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { Logger } from 'pino'
 import type { Metrics } from '../observe/metrics.ts'
+import { preview } from '../protocol/text.ts'
+import { requestIdSource } from './request-id.ts'
 
 export type HttpServerOptions = {
   fetch: (request: Request, env: unknown) => Response | Promise<Response>
@@ -67,22 +76,65 @@ const REASONS: Record<number, string> = {
 }
 
 /** A text/plain answer written straight to the socket (the request never reached the app). */
-function answerRaw(socket: Socket, status: number, text: string) {
+function answerRaw(socket: Socket, status: number, text: string, id?: string) {
   const body = `${text}\n`
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\nContent-Type: text/plain; charset=UTF-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `${id ? `X-Request-Id: ${id}\r\n` : ''}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   )
 }
+
+/** A target the app can route: a path (origin-form), or a whole http URL (absolute-form). */
+const routable = (target: string | undefined) =>
+  target !== undefined && (target.startsWith('/') || /^https?:\/\//i.test(target))
+
+/** Why a request whose target is not a path is refused (asterisk- and authority-form). */
+const targetRefusal = (method: string | undefined, target: string): [number, string] =>
+  method === 'OPTIONS' && target === '*'
+    ? [501, 'OPTIONS * (the options of the whole server) is not supported']
+    : [400, `the request target must be a path starting with /, got ${preview(target, 80)}`]
 
 /** Serves `fetch` on host:port; resolves once listening (rejects, e.g. port in use, otherwise). */
 export async function startHttpServer(options: HttpServerOptions) {
   const { log, metrics } = options
   let stopping = false
+  const requestIds = requestIdSource()
+  /** Logs and counts an answer the app never saw, as the app does its own (`http request`). */
+  const refused = (method: string, target: string, status: number, code?: string) => {
+    const req = requestIds(undefined)
+    metrics.observeHttp(method, 'unmatched', status)
+    log[status >= 500 && status !== 501 ? 'warn' : 'info'](
+      {
+        req,
+        ...(method ? { method } : {}),
+        ...(target ? { target: preview(target, 80) } : {}),
+        status,
+        ...(code ? { code } : {}),
+      },
+      'http request',
+    )
+    return req
+  }
+  // @hono/node-server cannot build a URL from `*` or `host:port`: it would answer an empty 400.
+  const onlyPaths =
+    (listener: RequestListener): RequestListener =>
+    (req, res) => {
+      if (routable(req.url)) return listener(req, res)
+      const [status, text] = targetRefusal(req.method, req.url ?? '')
+      const id = refused(req.method ?? '', req.url ?? '', status)
+      res.writeHead(status, {
+        'Content-Type': 'text/plain; charset=UTF-8',
+        'X-Request-Id': id,
+        Connection: 'close',
+      })
+      res.end(`${text}\n`)
+    }
   const server = serve({
     fetch: options.fetch,
     hostname: options.host,
     port: options.port,
+    createServer: ((serverOptions: ServerOptions, listener: RequestListener) =>
+      createServer(serverOptions, onlyPaths(listener))) as typeof createServer,
     // A client that is slow to send its request, or sends half of it and stops, is cut off.
     serverOptions: {
       headersTimeout: options.requestTimeoutMs,
@@ -96,13 +148,22 @@ export async function startHttpServer(options: HttpServerOptions) {
     // llhttp's reason is one of its own fixed texts, e.g. `Invalid header value char`.
     const reason = /^[\x20-\x7e]{1,80}$/.test(err.reason ?? '') ? ` (${err.reason})` : ''
     const response = (socket as { _httpMessage?: ServerResponse })._httpMessage
-    log.debug({ code: err.code, status }, 'request refused by the HTTP parser')
     // Nothing to answer on a socket the client reset, or once a response has begun on it.
-    if (!socket.writable || err.code === 'ECONNRESET' || response?.headersSent) socket.destroy()
-    else {
-      metrics.observeHttp('', 'unparsed', status)
+    if (!socket.writable || err.code === 'ECONNRESET' || response?.headersSent) {
+      log.debug({ code: err.code, status }, 'request refused by the HTTP parser')
+      socket.destroy()
+    } else if (response) {
+      // The request was read up to its body: the app answers it (a client gone mid-body: 499).
+      log.debug({ code: err.code, status }, 'request refused by the HTTP parser')
       answerRaw(socket, status, `${text}${reason}.`)
+    } else {
+      answerRaw(socket, status, `${text}${reason}.`, refused('', '', status, err.code))
     }
+  })
+  // A proxy request (CONNECT host:port) is not ours to serve; unanswered, node would just hang up.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const text = 'CONNECT is not supported: this is a REST API, not a proxy'
+    answerRaw(socket, 501, text, refused('CONNECT', req.url ?? '', 501))
   })
   // A response whose head went out before the stop (an event stream) said keep-alive: its
   // connection is closed as soon as it is done.

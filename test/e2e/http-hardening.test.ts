@@ -84,7 +84,7 @@ test('a non-canonical client id such as -0 is not a URL we serve', () =>
 
 /** A pino logger at debug whose lines the test can read. */
 function capturedLog() {
-  const lines: { level: number; msg: string; status?: number }[] = []
+  const lines: { level: number; msg: string; status?: number; req?: string }[] = []
   const waiters: (() => void)[] = []
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -103,6 +103,40 @@ function capturedLog() {
   }
   return { log, lines, waitFor }
 }
+
+test('a request target that is not a path is answered in text, with a request id, and logged', async () => {
+  const { log, lines } = capturedLog()
+  await withHarness(
+    [],
+    async (h) => {
+      const cases: [string, number, RegExp][] = [
+        ['POST * HTTP/1.1', 400, /must be a path starting with \/, got "\*"/],
+        ['GET * HTTP/1.1', 400, /must be a path/],
+        ['OPTIONS * HTTP/1.1', 501, /OPTIONS \* .* not supported/],
+        ['CONNECT example.com:443 HTTP/1.1', 501, /CONNECT is not supported/],
+        ['GET example.com:80 HTTP/1.1', 400, /invalid request target/],
+      ]
+      for (const [line, status, text] of cases) {
+        const head = `${line}\r\nHost: x\r\nContent-Length: 0\r\n\r\n`
+        const reply = await raw(h.controller.apiPort, head)
+        assert.is(reply.status, status, line)
+        assert.match(reply.headers['content-type'] ?? '', /^text\/plain/, line)
+        assert.match(reply.body, text, line)
+        const id = reply.headers['x-request-id']
+        assert.ok(id, `${line}: X-Request-Id`)
+        const logged = lines.find((l) => l.msg === 'http request' && l.req === id)
+        assert.is(logged?.status, status, `${line}: logged`)
+      }
+      const metrics = (await h.api('GET', '/metrics')).text
+      for (const method of ['OPTIONS', 'CONNECT'])
+        assert.ok(
+          metrics.includes(`{method="${method}",route="unmatched",status="501"} 1`),
+          `${method} counted`,
+        )
+    },
+    { log },
+  )
+})
 
 test('a client that leaves mid-body is a 499 in the metrics and a debug line, not an error', async () => {
   const { log, lines, waitFor } = capturedLog()
