@@ -20,19 +20,28 @@ const text = (description: string) => ({
   description,
   content: { 'text/plain': { schema: { type: 'string' } } },
 })
-const PARAMETERS: Record<string, object> = {
+/** Every path parameter of every route: a route whose parameter is missing here fails the build. */
+const PARAMETERS: Record<string, { schema: object; description: string }> = {
   client_id: { schema: { type: 'integer' }, description: 'the client id of the process' },
   name: { schema: schema(bodies.ComponentName), description: 'a component name' },
+  port_id: {
+    schema: { type: 'integer', minimum: 0, maximum: 255 },
+    description: 'a physical port of the primary',
+  },
+  rule_id: {
+    schema: { type: 'integer', minimum: 0, maximum: 0xffffffff },
+    description: 'a flow rule id, as its create answered it',
+  },
+}
+const parameter = (path: string, name: string) => {
+  const described = PARAMETERS[name]
+  if (!described) throw new Error(`openapi: path parameter {${name}} of ${path} is not described`)
+  return { name, in: 'path', required: true, ...described }
 }
 const TAGS = (path: string) => /^\/v1\/(\w+)/.exec(path)?.[1] ?? 'pages'
 
 function operation({ path, summary, body, example, success, command }: Operation) {
-  const params = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-    name,
-    in: 'path',
-    required: true,
-    ...PARAMETERS[name!],
-  }))
+  const params = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => parameter(path, name!))
   const responses: Record<string, object> = {}
   if (success === 204) responses['204'] = { description: 'Done' }
   else if (success === 'openapi')

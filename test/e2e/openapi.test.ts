@@ -1,6 +1,7 @@
 // GET /openapi.json against the routes the app really has (both ways), and the files of the pages.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { Validator } from '@seriousme/openapi-schema-validator'
 import { OPERATIONS } from '../../src/http/openapi.ts'
 import { CONTENT_SECURITY_POLICY, UI_PATHS } from '../../src/http/ui-routes.ts'
 import { withHarness } from '../helpers/harness.ts'
@@ -34,6 +35,19 @@ test('the document names every route the app serves, and only those', () =>
       .map((route) => `${route.method} ${openApiPath(route.path)}`)
     assert.equal(documented, [...new Set(served)].sort())
     assert.is(documented.length, OPERATIONS.length)
+  }))
+
+test('the document is valid OpenAPI 3.1, checked by a validator of the official schema', () =>
+  withHarness([], async (h) => {
+    const validator = new Validator()
+    const doc = (await h.api('GET', '/openapi.json')).json() as Record<string, unknown>
+    const result = await validator.validate(doc)
+    const errors = result.errors ?? []
+    const where =
+      typeof errors === 'string' ? [errors] : errors.map((e) => `${e.instancePath}: ${e.message}`)
+    assert.equal(where.slice(0, 5), [])
+    assert.ok(result.valid)
+    assert.is(validator.version, '3.1')
   }))
 
 test('parameters, bodies and errors come from the schemas the routes validate with', () =>
