@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from './controller.ts'
 import type { NfvStatusWords } from './http/present.ts'
-import { createLogger, LOG_LEVELS, type LogLevel } from './logger.ts'
+import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger.ts'
 
 if (process.argv[2] === 'topology')
   process.exit(await (await import('./topology/cli.ts')).runTopology(process.argv.slice(3)))
@@ -30,7 +30,9 @@ Options:
       --http-timeout MS       how long a REST client may take to send a request (default ${DEFAULTS.httpRequestTimeoutMs})
       --event-buffer N        events kept for /v1/events clients that reconnect (default ${DEFAULTS.eventBufferSize})
       --max-pending-events N  an event-stream client this far behind is dropped (default ${DEFAULTS.maxPendingEventsPerClient})
-      --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); JSON lines on stderr
+      --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); on stderr
+      --log-format FORMAT     json (one JSON object a line) or pretty (one readable line);
+                              default pretty when stderr is a terminal, else json
   -h, --help                  show this text
       --version               show the version
 `
@@ -77,6 +79,7 @@ const parsed = (() => {
         'event-buffer': { type: 'string' },
         'max-pending-events': { type: 'string' },
         'log-level': { type: 'string' },
+        'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -101,8 +104,14 @@ if (parsed.version) {
 const level = parsed['log-level'] ?? 'info'
 if (!(LOG_LEVELS as readonly string[]).includes(level))
   fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}`)
-const log = createLogger(level as LogLevel)
-// A crash is one JSON log line (the logger writes what it holds synchronously at exit).
+const format = parsed['log-format']
+if (format !== undefined && !(LOG_FORMATS as readonly string[]).includes(format))
+  fail(`--log-format must be one of ${LOG_FORMATS.join(', ')}`)
+const log = await createLogger({
+  level: level as LogLevel,
+  format: format as LogFormat | undefined,
+})
+// A crash is one log line (the logger writes what it holds synchronously at exit).
 process.on('uncaughtException', (err) => {
   log.fatal({ err }, 'uncaught exception; exiting')
   process.exit(1)

@@ -1,7 +1,7 @@
-// npm run demo: the controller on its default ports with a simulated SPP of either era.
+// npm run demo: the controller (on its default ports unless told) with a simulated SPP of either era.
 import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from './controller.ts'
-import { createLogger } from './logger.ts'
+import { createLogger, LOG_FORMATS, type LogFormat, type LogLevel } from './logger.ts'
 import { startSims, type SimSpec } from './sim/start-sims.ts'
 
 /** The controller on its default ports, with a simulated primary, nfv 1, vf 2 and mirror 3. */
@@ -10,16 +10,39 @@ const { values } = parseArgs({
     era: { type: 'string', default: '18.11' },
     'poll-ms': { type: 'string' },
     'log-level': { type: 'string', default: 'info' },
+    'log-format': { type: 'string' },
+    // as spp-ctl's: a demo beside another controller, and the tests, take other ports
+    'pri-port': { type: 'string', short: 'p', default: String(DEFAULTS.primaryPort) },
+    'sec-port': { type: 'string', short: 's', default: String(DEFAULTS.secondaryPort) },
+    'api-port': { type: 'string', short: 'a', default: String(DEFAULTS.apiPort) },
   },
 })
-if (values.era !== '18.11' && values.era !== '2020') {
-  process.stderr.write('demo: --era is 18.11 or 2020\n')
+function fail(message: string): never {
+  process.stderr.write(`demo: ${message}\n`)
   process.exit(2)
 }
+if (values.era !== '18.11' && values.era !== '2020') fail('--era is 18.11 or 2020')
+const format = values['log-format']
+if (format !== undefined && !(LOG_FORMATS as readonly string[]).includes(format))
+  fail(`--log-format is ${LOG_FORMATS.join(' or ')}`)
+const port = (flag: 'pri-port' | 'sec-port' | 'api-port') =>
+  /^\d{1,5}$/.test(values[flag]) && Number(values[flag]) < 65536
+    ? Number(values[flag])
+    : fail(`--${flag} is a port number`)
 const era = values.era
 const pollMs = Number(values['poll-ms'] ?? (era === '2020' ? 0 : 1000))
-const log = createLogger(values['log-level'] as 'info')
-const controller = await startController({ ...DEFAULTS, log })
+// Logs stay on stderr, readable on a terminal (pretty) and JSON when piped or redirected.
+const log = await createLogger({
+  level: values['log-level'] as LogLevel,
+  format: format as LogFormat | undefined,
+})
+const controller = await startController({
+  ...DEFAULTS,
+  log,
+  primaryPort: port('pri-port'),
+  secondaryPort: port('sec-port'),
+  apiPort: port('api-port'),
+})
 const specs: SimSpec[] = [
   { kind: 'primary' },
   { kind: 'nfv', clientId: 1 },
@@ -45,6 +68,7 @@ const started = sims.map((sim) => sim.label).join(', ')
 const listed = controller.registry.list().map((p) => `${p.type} ${p['client-id'] ?? ''}`.trim())
 
 const api = `http://localhost:${controller.apiPort}`
+log.flush() // the registrations' log lines, then the text below, in that order
 process.stdout.write(`
 spp-ctl is running on ${api}.
 Simulated SPP ${era} processes started: ${started}

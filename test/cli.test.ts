@@ -88,6 +88,17 @@ test('bad flags exit 2 with the reason and the usage', async () => {
   assert.match(stderr, /Usage: spp-ctl/)
 })
 
+test('a --log-format other than json or pretty exits 2 with the reason', async () => {
+  const child = spawn(process.execPath, [CLI, '--log-format', 'xml'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const [code] = (await once(child, 'exit')) as [number | null]
+  assert.is(code, 2)
+  assert.match(stderr, /^spp-ctl: --log-format must be one of json, pretty\n/)
+})
+
 test('--version prints the version of package.json and exits before the other flags are read', async () => {
   // The bad --log-level makes a CLI without --version exit 2 instead of starting to listen.
   const child = spawn(process.execPath, [CLI, '--version', '--log-level', 'loud'], {

@@ -1,0 +1,99 @@
+// npm run demo as a person sees it on a terminal (readable log lines around its text) and as a pipe
+// sees it (JSON log lines on stderr); and the shipped bundle's pretty logs with no node_modules.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { buildDist } from './helpers/build.ts'
+
+const dist = new URL('../dist/', import.meta.url).pathname
+const DEMO = ['-p', '0', '-s', '0', '-a', '0', '--poll-ms', '0']
+const BANNER_END = 'Ctrl-C stops everything.'
+test.before(buildDist)
+
+// eslint-disable-next-line no-control-regex -- the colours of a terminal are escape sequences
+const plain = (text: string) => text.replace(/\x1b\[\d+m/g, '').replace(/\r/g, '')
+
+test('on a terminal the demo’s logs are one readable line each, around its own text', async () => {
+  // script(1) runs the demo on a pseudo-terminal (stdout and stderr both); Ctrl-C reaches it
+  // through the terminal, as it would a person's.
+  const command = [process.execPath, join(dist, 'demo.js'), ...DEMO].join(' ')
+  const child = spawn('script', ['-qefc', command, '/dev/null'], { stdio: 'pipe' })
+  try {
+    let seen = ''
+    let stopped = false
+    child.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString()
+      if (stopped || !seen.includes(BANNER_END)) return
+      stopped = true
+      child.stdin.write('\x03')
+    })
+    const [code] = (await once(child, 'exit')) as [number | null]
+    assert.is(code, 0, seen)
+    const lines = plain(seen).split('\n')
+    const logs = lines.filter((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+: /.test(l))
+    assert.ok(logs.some((l) => / INFO: controller listening \{"host":/.test(l)))
+    assert.ok(logs.some((l) => / INFO: process identified \{"process":"mirror 3"/.test(l)))
+    assert.ok(logs.at(-1)?.endsWith(' INFO: controller stopped'), 'the last line, at exit')
+    assert.not.ok(
+      lines.some((l) => l.startsWith('{')),
+      'no JSON line on a terminal',
+    )
+    assert.ok(lines.some((l) => l.startsWith('spp-ctl is running on http://localhost:')))
+  } finally {
+    child.kill('SIGKILL')
+  }
+})
+
+test('on a pipe the demo’s logs are JSON lines on stderr, and its text alone is on stdout', async () => {
+  const child = spawn(process.execPath, [join(dist, 'demo.js'), ...DEMO], { stdio: 'pipe' })
+  try {
+    let stdout = ''
+    let stderr = ''
+    let stopped = false
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      if (stopped || !stdout.includes(BANNER_END)) return
+      stopped = true // once: a second signal would end it at once
+      child.kill('SIGINT')
+    })
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const [code] = (await once(child, 'exit')) as [number | null]
+    assert.is(code, 0, stderr)
+    const logs = stderr
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string })
+    assert.ok(logs.some((l) => l.msg === 'process identified'))
+    assert.is(logs.at(-1)?.msg, 'controller stopped')
+    assert.not.match(stdout, /"level"|INFO/)
+  } finally {
+    child.kill('SIGKILL')
+  }
+})
+
+test('the bundle alone (no node_modules) writes pretty logs when asked, to the last line', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-dist-'))
+  const args = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-format', 'pretty']
+  try {
+    cpSync(dist, dir, { recursive: true })
+    const child = spawn(process.execPath, [join(dir, 'cli.js'), ...args], { stdio: 'pipe' })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => {
+      const listening = stderr.includes('controller listening')
+      stderr += chunk.toString()
+      if (!listening && stderr.includes('controller listening')) child.kill('SIGTERM') // once
+    })
+    const [code] = (await once(child, 'exit')) as [number | null]
+    assert.is(code, 0, stderr)
+    assert.match(stderr, /^\[[\d:.]+\] INFO: controller listening \{"host":"127\.0\.0\.1",/)
+    assert.match(stderr, /\] INFO: controller stopped\n$/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test.run()
