@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { parse, stringify } from 'yaml'
+import { configurationOf } from './configuration.ts'
 import type { DesiredDocument } from './document.ts'
 import { renderDiff } from './diff.ts'
 import { showProgress, type Io } from './progress.ts'
@@ -11,7 +12,8 @@ import { openEventStream } from './sse-client.ts'
 
 const HELP = `Usage: spp-ctl topology get|plan|apply [options]
 
-  get     print the live topology (YAML; --json for JSON)
+  get     print the live configuration, a desired document to edit and apply
+          (YAML; --json for JSON; --with-status adds counters, lcores and the rest)
   plan    print what a desired document changes, and the steps that would do it
   apply   plan, then run the steps one at a time, with progress
 
@@ -19,6 +21,7 @@ Options:
   -f, --file FILE         the desired document, YAML or JSON; - reads stdin
       --url URL           the controller (default http://localhost:7777)
       --json              get: print JSON
+      --with-status       get: the whole topology, as GET /v1/topology answers it
       --detailed-exitcode plan: exit 2 when there are changes (0 none, 1 error)
   -h, --help              show this text
 `
@@ -35,6 +38,7 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
         file: { type: 'string', short: 'f' },
         url: { type: 'string', default: 'http://localhost:7777' },
         json: { type: 'boolean' },
+        'with-status': { type: 'boolean' },
         'detailed-exitcode': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -44,7 +48,8 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
     const [command, ...extra] = positionals
     if (extra.length > 0) throw new CliError(`unexpected argument ${extra[0]}`)
     if (command === 'get') {
-      const { body } = await request<TopologyDocument>(url, 'GET', '/v1/topology')
+      const { body: live } = await request<TopologyDocument>(url, 'GET', '/v1/topology')
+      const body = values['with-status'] ? live : configurationOf(live)
       return write(io, values.json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body), 0)
     }
     if (command !== 'plan' && command !== 'apply')

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse, stringify } from 'yaml'
+import { buildDist } from '../helpers/build.ts'
 import { withHarness, type Harness } from '../helpers/harness.ts'
 
 const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
@@ -15,6 +16,8 @@ const DEMO = [
   { kind: 'vf' as const, clientId: 2 },
   { kind: 'mirror' as const, clientId: 3 },
 ]
+
+test.before(buildDist)
 
 /** Runs `spp-ctl topology ...args` to its end; stdout is a pipe, so progress is plain lines. */
 function run(h: Harness, args: string[], stdin?: string) {
@@ -79,6 +82,66 @@ test('get, edit, plan, apply with progress, plan again: the whole loop a user ru
       await rm(dir, { recursive: true, force: true })
     }
   }))
+
+/** Every key of a document, at any depth. */
+const keysOf = (value: unknown): string[] =>
+  typeof value !== 'object' || value === null
+    ? []
+    : Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner)])
+
+for (const era of ['18.11', '2020'] as const)
+  test(`get exports the ${era} configuration, which plans back to no change; --with-status all`, () =>
+    withHarness(
+      [...DEMO, ...(era === '2020' ? [{ kind: 'pcap' as const, clientId: 4 }] : [])],
+      async (h) => {
+        const attach = { action: 'attach', port: 'ring:0', dir: 'rx' }
+        for (const [method, path, body] of [
+          ['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' }],
+          ['PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' }],
+          ['POST', '/v1/vfs/2/components', { name: 'fwd1', core: 2, type: 'forward' }],
+          ['PUT', '/v1/vfs/2/components/fwd1/ports', attach],
+          ['POST', '/v1/mirrors/3/components', { name: 'mr1', core: 3, type: 'mirror' }],
+          ['PUT', '/v1/mirrors/3/components/mr1/ports', attach],
+        ] as const) {
+          const r = await h.api(method, path, body)
+          assert.is(r.status, 204, `${method} ${path}: ${r.text}`)
+        }
+
+        const got = await run(h, ['get', '--json'])
+        assert.is(got.code, 0, got.stderr)
+        const doc = JSON.parse(got.stdout) as Record<string, Record<string, object>>
+        assert.equal(Object.keys(doc), ['nfvs', 'vfs', 'mirrors'], 'no primary, no pcaps')
+        const keys = new Set(keysOf(doc))
+        for (const status of ['rx', 'tx', 'tx_drop', 'client-id', 'master-lcore', 'lcores'])
+          assert.not.ok(keys.has(status), `${status} is not configuration`)
+        assert.equal(doc.nfvs!['1'], {
+          status: 'Idle',
+          ports: ['phy:0', 'phy:1', 'ring:0'],
+          patches: [{ src: 'phy:0', dst: 'ring:0' }],
+        })
+        assert.equal(
+          (doc.vfs!['2'] as { components: { name: string }[] }).components.map((c) => c.name),
+          ['fwd1'],
+          'no unused cores',
+        )
+        assert.equal(
+          (doc.mirrors!['3'] as { components: { name: string }[] }).components.map((c) => c.name),
+          ['mr1'],
+        )
+        const yaml = await run(h, ['get'])
+        assert.equal(parse(yaml.stdout), doc, 'YAML by default, the same document')
+
+        const again = await run(h, ['plan', '-f', '-', '--detailed-exitcode'], got.stdout)
+        assert.is(again.code, 0, again.stdout + again.stderr)
+        assert.is(again.stdout, 'No changes: the live topology already matches.\n')
+
+        const all = await run(h, ['get', '--json', '--with-status'])
+        const full = JSON.parse(all.stdout) as { primary: { phy_ports: { rx: number }[] } }
+        assert.type(full.primary.phy_ports[0]!.rx, 'number')
+        assert.equal(Object.keys(full).includes('pcaps'), era === '2020')
+      },
+      { sim: { era, pollMs: 0 } },
+    ))
 
 test('a refused document and a failed step exit 1 with the reason on stderr', () =>
   withHarness(DEMO, async (h) => {
