@@ -25,6 +25,9 @@ const FILES: Record<string, () => string> = {
   '/ui/graph.js': () => join(UI, 'graph.js'),
   '/ui/dom.js': () => join(UI, 'dom.js'),
   '/ui/graph-style.js': () => join(UI, 'graph-style.js'),
+  '/ui/counters.js': () => join(UI, 'counters.js'),
+  '/ui/rates.js': () => join(UI, 'rates.js'),
+  '/ui/poll.js': () => join(UI, 'poll.js'),
   '/ui/vendor/cytoscape.mjs': () => join(mainDir('cytoscape'), 'cytoscape.esm.min.mjs'),
   '/ui/vendor/cytoscape-dagre.mjs': () =>
     join(mainDir('cytoscape-dagre'), 'cytoscape-dagre.min.mjs'),

@@ -1,5 +1,5 @@
 // @ts-check
-// The page's text: one section per process and the counters table, with the data-* hooks tests use.
+// The page's text: one section per process, with the data-* hooks tests use.
 import { isUnreadable, vlanLabel } from './graph.js'
 
 /** @typedef {import('./graph.js').TopologyDocument} TopologyDocument */
@@ -118,23 +118,4 @@ function section(id, title, status, body) {
   const attributes = /** @type {Record<string, string>} */ ({ 'data-process': id })
   if (status !== undefined) attributes['data-status'] = status
   return h('section', attributes, [h('h3', {}, [status ? `${title} (${status})` : title]), ...body])
-}
-
-/**
- * Rows of the primary's port counters.
- * @param {{ phy_ports?: Record<string, number>[], ring_ports?: Record<string, number>[] }} status
- */
-export function counterRows(status) {
-  /** @param {string} type @param {Record<string, number>} p */
-  const row = (type, p) =>
-    h('tr', { 'data-port': `${type}:${p.id}` }, [
-      h('th', { scope: 'row' }, [`${type}:${p.id}`]),
-      ...[p.rx, p.tx, p.rx_drop, p.tx_drop].map((n) =>
-        h('td', {}, [n === undefined ? '–' : String(n)]),
-      ),
-    ])
-  return [
-    ...(status.phy_ports ?? []).map((p) => row('phy', p)),
-    ...(status.ring_ports ?? []).map((p) => row('ring', p)),
-  ]
 }

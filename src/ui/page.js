@@ -1,15 +1,21 @@
 // @ts-check
-// The live topology page: loads /v1/topology, then follows /v1/events and refetches what changed.
+// The live topology page: loads /v1/topology, then follows /v1/events and refetches what changed;
+// the primary's counters, which change without events, are read once a period while it is visible.
 // @ts-expect-error served by the controller from node_modules (see src/http/ui-routes.ts)
 import cytoscape from './vendor/cytoscape.mjs'
 // @ts-expect-error served by the controller from node_modules (see src/http/ui-routes.ts)
 import dagre from './vendor/cytoscape-dagre.mjs'
-import { counterRows, processSections } from './dom.js'
-import { SECTIONS, structureKey, toElements } from './graph.js'
+import { counterRows } from './counters.js'
+import { processSections } from './dom.js'
+import { everyWhileVisible } from './poll.js'
+import { record } from './rates.js'
+import { isUnreadable, SECTIONS, structureKey, toElements } from './graph.js'
 import { GRAPH_STYLE } from './graph-style.js'
 
 /** @typedef {import('./graph.js').TopologyDocument} TopologyDocument */
 
+// One read of the primary's status per period per page (and the controller shares one command
+// among the pages whose reads meet): packets per second need successive reads, nothing else does.
 const COUNTERS_EVERY_MS = 2000
 const SECTION_OF = /** @type {Record<string, 'nfvs' | 'vfs' | 'mirrors' | 'pcaps'>} */ ({
   nfv: 'nfvs',
@@ -46,6 +52,16 @@ const cy = cytoscape({
 /** @type {TopologyDocument} */
 let doc = { primary: {}, nfvs: {}, vfs: {}, mirrors: {} }
 let layoutKey = ''
+/** @type {import('./rates.js').History} */
+const history = new Map()
+let lastRead = 0
+
+/** Keeps the counters of a read of the primary's status, for the rates. */
+function recordCounters() {
+  if (isUnreadable(doc.primary)) return
+  lastRead = performance.now()
+  record(history, lastRead, /** @type {any} */ (doc.primary))
+}
 
 /** Brings graph and text to the document; the layout runs only when elements come or go. */
 function render() {
@@ -71,7 +87,7 @@ function render() {
   }
   document.getElementById('processes')?.replaceChildren(...processSections(doc, SECTIONS))
   const counters = document.querySelector('#counters tbody')
-  counters?.replaceChildren(...counterRows(/** @type {any} */ (doc.primary)))
+  counters?.replaceChildren(...counterRows(/** @type {any} */ (doc.primary), history, lastRead))
 }
 
 /** @param {string} url @returns {Promise<object | undefined>} undefined when not connected (404) */
@@ -107,6 +123,7 @@ async function refresh(key, readInto) {
 const refreshPrimary = () =>
   refresh('primary', async () => {
     doc.primary = /** @type {any} */ ((await read('/v1/primary/status')) ?? {})
+    recordCounters()
   })
 
 /** @param {string} kind @param {number} clientId */
@@ -125,6 +142,7 @@ const refreshProcess = (kind, clientId) => {
 const reloadAll = () =>
   refresh('all', async () => {
     doc = /** @type {TopologyDocument} */ (await read('/v1/topology'))
+    recordCounters()
   })
 
 /** @param {string} type @param {{ kind?: string, 'client-id'?: number }} data */
@@ -133,6 +151,7 @@ function onEvent(type, data) {
   if (data.kind === 'primary') {
     if (type === 'process.disconnected') {
       doc.primary = {}
+      history.clear() // a primary that comes back counts from zero
       return render()
     }
     return void refreshPrimary()
@@ -175,6 +194,6 @@ function follow() {
 
 follow()
 await reloadAll()
-setInterval(() => {
+everyWhileVisible(COUNTERS_EVERY_MS, () => {
   if (Object.keys(doc.primary).length > 0) void refreshPrimary()
-}, COUNTERS_EVERY_MS)
+})

@@ -1,6 +1,7 @@
 // The topology page in headless Chromium against simulated processes: what it shows and how it follows.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { PrimaryModel } from '../../src/sim/primary-model.ts'
 import { browserTest, cuttableProxy, withPage } from '../helpers/browser.ts'
 import { withHarness, type Harness } from '../helpers/harness.ts'
 
@@ -138,6 +139,89 @@ browserTest(
         }
       }),
     ),
+)
+
+browserTest(
+  test,
+  'the counters show packets per second from successive reads, a sparkline, and drops that grow',
+  () =>
+    withHarness(ALL, (h) =>
+      withPage(async ({ page, requests, problems }) => {
+        // The page's clock stands still but when the test moves it: each period's read is then
+        // exactly 2 s after the one before, and the simulated primary counts one step per read
+        // (phy:N: rx +64(N+1), tx +60(N+1); rings +32 each way).
+        await page.clock.install({ time: 0 })
+        await page.clock.pauseAt(1000)
+        await page.goto(`${base(h)}/`)
+        const row = (port: string) => `#counters tr[data-port="${port}"]`
+        const cell = (port: string, hook: string) => page.locator(`${row(port)} td[${hook}]`)
+        await page.waitForSelector(row('ring:3'))
+        assert.is(await cell('phy:0', 'data-rate="rx"').textContent(), '…', 'one read: no rate')
+        const period = async (text: string) => {
+          await page.clock.runFor(2000)
+          await page.waitForSelector(`${row('phy:0')} td[data-rate="rx"]:text-is("${text}")`)
+        }
+        await period('32 pps')
+        assert.is(await cell('phy:0', 'data-rate="tx"').textContent(), '30 pps')
+        assert.is(await cell('phy:1', 'data-rate="rx"').textContent(), '64 pps')
+        assert.is(await cell('ring:2', 'data-rate="tx"').textContent(), '16 pps')
+        assert.is(await page.locator('[data-growing]').count(), 0, 'no drops yet')
+
+        const primary = h.sim('primary').model as PrimaryModel
+        primary.phy[0]!.tx_drop += 10
+        primary.rings[1]!.rx_drop += 3
+        await period('32 pps')
+        await page.waitForSelector(`${row('phy:0')} td[data-counter="tx_drop"][data-growing]`)
+        assert.is(
+          await cell('phy:0', 'data-counter="tx_drop"').getAttribute('data-growing'),
+          '5 pps',
+        )
+        assert.match((await cell('phy:0', 'data-counter="tx_drop"').textContent())!, /^10 \+5 pps$/)
+        assert.is(
+          await cell('ring:1', 'data-counter="rx_drop"').getAttribute('data-growing'),
+          '1.5 pps',
+        )
+        assert.is(await page.locator('[data-growing]').count(), 2)
+
+        await page.clock.runFor(2000) // no drop in this period: the marks go
+        await page.waitForSelector('[data-growing]', { state: 'detached' })
+        const chart = page.locator(`${row('phy:1')} svg.sparkline`)
+        assert.is(await chart.getAttribute('data-points'), '3', 'one point per interval')
+        assert.match(
+          (await chart.getAttribute('aria-label'))!,
+          /phy:1, last 5 minutes: up to 64 pps/,
+        )
+        assert.equal(problems, [])
+        onlyController(h, requests)
+      }),
+    ),
+)
+
+browserTest(test, 'a hidden page reads no counters; shown again, it reads them at once', () =>
+  withHarness(ALL, (h) =>
+    withPage(async ({ page, requests }) => {
+      await page.clock.install({ time: 0 })
+      await page.clock.pauseAt(1000)
+      await page.goto(`${base(h)}/`)
+      await page.waitForSelector('#counters tr[data-port="phy:0"]')
+      const reads = () => requests.filter((url) => url.endsWith('/v1/primary/status')).length
+      const visibility = (state: string) =>
+        page.evaluate((state) => {
+          Object.defineProperty(document, 'visibilityState', { configurable: true, value: state })
+          document.dispatchEvent(new Event('visibilitychange'))
+        }, state)
+      const periodic = page.waitForRequest((r) => r.url().endsWith('/v1/primary/status'))
+      await page.clock.runFor(2000)
+      await periodic
+      const before = reads()
+      await visibility('hidden')
+      await page.clock.runFor(60_000)
+      const shown = page.waitForRequest((r) => r.url().endsWith('/v1/primary/status'))
+      await visibility('visible')
+      await shown
+      assert.is(reads(), before + 1, 'nothing while hidden, then one read when shown')
+    }),
+  ),
 )
 
 test.run()
