@@ -76,28 +76,21 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
   }
 })
 
-test('bad flags exit 2 with the reason and the usage', async () => {
-  const child = spawn(process.execPath, [CLI, '--command-timeout', 'soon'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+for (const [flags, reason] of [
+  [['--command-timeout', 'soon'], /^spp-ctl: --command-timeout must be an integer/],
+  [['--log-format', 'xml'], /^spp-ctl: --log-format must be one of json, pretty\n/],
+] as const)
+  test(`bad flags (${flags.join(' ')}) exit 2 with the reason and the usage`, async () => {
+    const child = spawn(process.execPath, [CLI, ...flags], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const [code] = (await once(child, 'exit')) as [number | null]
+    assert.is(code, 2)
+    assert.match(stderr, reason)
+    assert.match(stderr, /Usage: spp-ctl/)
   })
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const [code] = (await once(child, 'exit')) as [number | null]
-  assert.is(code, 2)
-  assert.match(stderr, /--command-timeout must be an integer/)
-  assert.match(stderr, /Usage: spp-ctl/)
-})
-
-test('a --log-format other than json or pretty exits 2 with the reason', async () => {
-  const child = spawn(process.execPath, [CLI, '--log-format', 'xml'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const [code] = (await once(child, 'exit')) as [number | null]
-  assert.is(code, 2)
-  assert.match(stderr, /^spp-ctl: --log-format must be one of json, pretty\n/)
-})
 
 test('--version prints the version of package.json and exits before the other flags are read', async () => {
   // The bad --log-level makes a CLI without --version exit 2 instead of starting to listen.
