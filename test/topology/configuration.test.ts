@@ -81,14 +81,9 @@ const LIVE_2020 = {
       'client-id': 2,
       ports: ['phy:0', 'ring:0'],
       'master-lcore': 1,
+      // a 2020 vf's word for classifier_mac
       components: [
-        {
-          core: 2,
-          name: 'cls',
-          type: 'classifier',
-          rx_port: [{ port: 'phy:0', vlan: NONE }],
-          tx_port: [{ port: 'ring:1', vlan: NONE }],
-        },
+        { ...CLS, core: 2, type: 'classifier' },
         { core: 3, type: 'unuse' },
       ],
       classifier_table: CLASSIFIER,
