@@ -67,6 +67,13 @@ await registered
 const started = sims.map((sim) => sim.label).join(', ')
 const listed = controller.registry.list().map((p) => `${p.type} ${p['client-id'] ?? ''}`.trim())
 
+// Before the text that says Ctrl-C stops everything: a Ctrl-C right after it finds them in place.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const sim of sims) sim.stop()
+    void controller.close().then(() => process.exit(0))
+  })
+}
 const api = `http://localhost:${controller.apiPort}`
 log.flush() // the registrations' log lines, then the text below, in that order
 process.stdout.write(`
@@ -96,10 +103,3 @@ Try:
 
 Every endpoint is in README.md. Ctrl-C stops everything.
 `)
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    for (const sim of sims) sim.stop()
-    void controller.close().then(() => process.exit(0))
-  })
-}
