@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Etcd3 } from 'etcd3'
 import type { Test } from 'uvu'
 
 /** Debian's etcd-server; ETCD overrides it. */
@@ -129,4 +130,46 @@ export async function withEtcd(body: (etcd: Etcd) => Promise<void>) {
   } finally {
     await etcd.close()
   }
+}
+
+/** One change of a key, as a watch tells it. */
+export type KeyEvent = { type: 'put' | 'delete'; value?: string; revision: number }
+
+/**
+ * Resolves with the first change of `key` that `accept` takes, from `fromRevision` on when given
+ * (so a change made before the watch started still counts); rejects after `timeoutMs`.
+ */
+export async function waitForKey(
+  client: Etcd3,
+  key: string,
+  accept: (event: KeyEvent) => boolean,
+  { fromRevision, timeoutMs = 15_000 }: { fromRevision?: number; timeoutMs?: number } = {},
+): Promise<KeyEvent> {
+  let builder = client.watch().key(key)
+  if (fromRevision !== undefined) builder = builder.startRevision(String(fromRevision))
+  const watcher = builder.watcher()
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await new Promise<KeyEvent>((resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no accepted change of ${key} within ${timeoutMs} ms`)),
+        timeoutMs,
+      )
+      const take = (event: KeyEvent) => {
+        if (accept(event)) resolve(event)
+      }
+      watcher.on('put', (kv) =>
+        take({ type: 'put', value: kv.value.toString(), revision: Number(kv.mod_revision) }),
+      )
+      watcher.on('delete', (kv) => take({ type: 'delete', revision: Number(kv.mod_revision) }))
+    })
+  } finally {
+    clearTimeout(timer)
+    await watcher.cancel()
+  }
+}
+
+/** etcd's current revision: watch from the next one to miss nothing that follows. */
+export async function revisionNow(client: Etcd3): Promise<number> {
+  return Number((await client.get('/').exec()).header.revision)
 }
