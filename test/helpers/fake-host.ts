@@ -28,6 +28,8 @@ export type FakeHost = {
   /** Every desired update handed over, in order. */
   applied: DesiredUpdate[]
   live(): TopologyDocument
+  /** nfv 1 restarts empty (as FAKE_LIVE has it): the host drifts from its desired document. */
+  restartNfv(): void
   close(options?: { revoke?: boolean }): Promise<void>
 }
 
@@ -91,7 +93,17 @@ export async function startFakeHost(
   })
   publish()
   await link.ready
-  return { name, link, applied, live: () => live, close: (options) => link.close(options) }
+  return {
+    name,
+    link,
+    applied,
+    live: () => live,
+    restartNfv() {
+      live.nfvs['1'] = FAKE_LIVE().nfvs['1']!
+      publish()
+    },
+    close: (options) => link.close(options),
+  }
 }
 
 /** Starts fake hosts and resolves once each one's alive and observed keys are in etcd. */
