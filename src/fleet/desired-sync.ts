@@ -79,7 +79,6 @@ export function createDesiredSync(options: DesiredSyncOptions) {
         'local desired changes lost to a newer etcd one',
       )
     if (!sameDesired(merged.document, local)) hand({ ...merged, revision })
-    local = merged.document
     pending = !sameDesired(merged.document, document)
   }
 
@@ -99,7 +98,8 @@ export function createDesiredSync(options: DesiredSyncOptions) {
         const at = Number(result.header.revision)
         if (result.succeeded) {
           if (!seen || at > seen.at) seen = { document, revision: at, at, present: true }
-          if (local === document) pending = false
+          // Unless a newer change came meanwhile (a merge on the same content counts as none).
+          if (sameDesired(local, document)) pending = false
           continue
         }
         counts.conflicts++

@@ -138,6 +138,16 @@ etcdTest(test, 'a refused document and a step the process refuses exit 1, named'
         refused.stderr,
         /a: refused key\(nfvs\.9\): no nfv with client id 9 is connected/,
       )
+      for (const [args, why] of [
+        [['plan', '-f', '-'], /plan needs one HOST, or --all/],
+        [['apply', 'a'], /apply needs -f FILE/],
+        [['apply', 'nobody', '-f', '-'], /nobody is not alive/],
+        [['frobnicate'], /expected ls, get, plan, apply or serve, got frobnicate/],
+      ] as const) {
+        const usage = await fleet(etcd, [...args], { stdin: CHAIN })
+        assert.is(usage.code, 1, args.join(' '))
+        assert.match(usage.stderr, why)
+      }
       const failed = await fleet(etcd, ['apply', 'a', '-f', '-'], { stdin: CHAIN })
       assert.is(failed.code, 1)
       assert.match(failed.stdout, /done 1\/3 {2}add ring:0 to nfv 1.*\n {2}FAILED 2\/3 {2}patch/)

@@ -10,6 +10,7 @@ import {
   Observed,
   observedTopology,
 } from '../../src/fleet/keys.ts'
+import { parseEndpoints } from '../../src/fleet/etcd-client.ts'
 import type { TopologyDocument } from '../../src/topology/read-topology.ts'
 
 test('every key of a host lives under PREFIX/hosts/NAME/, and parses back', () => {
@@ -80,6 +81,15 @@ test('a desired value is read with the topology document rules, naming a bad fie
   })
   const bad = decodeDesired('{"nfvs":{"1":{"status":"Asleep"}}}')
   assert.ok(!bad.ok && bad.error.includes('nfvs.1.status'), JSON.stringify(bad))
+})
+
+test('--etcd takes comma-separated http(s) URLs', () => {
+  assert.equal(parseEndpoints('http://10.0.0.1:2379, https://e2:2379/'), [
+    'http://10.0.0.1:2379',
+    'https://e2:2379/',
+  ])
+  for (const bad of ['', '10.0.0.1:2379', 'http://a:1/v3/kv', 'ftp://a'])
+    assert.throws(() => parseEndpoints(bad), /--etcd/, bad)
 })
 
 test.run()

@@ -119,6 +119,27 @@ etcdTest(test, 'the alive key of a host killed with -9 disappears within the TTL
 
 etcdTest(
   test,
+  'a lease lost behind the host (revoked, or expired in an outage) is granted anew',
+  () =>
+    withFleet(async ({ client, link }) => {
+      const from = (await revisionNow(client)) + 1
+      await link('a', { ttlSeconds: 3 })
+      const put = await waitForKey(client, keys.alive('a'), (e) => e.type === 'put', {
+        fromRevision: from,
+      })
+      const [kv] = (await client.get(keys.alive('a')).exec()).kvs
+      await client.leaseClient.leaseRevoke({ ID: kv!.lease })
+      const again = await waitForKey(client, keys.alive('a'), (e) => e.type === 'put', {
+        fromRevision: put.revision + 1,
+      })
+      const [renewed] = (await client.get(keys.alive('a')).exec()).kvs
+      assert.is.not(renewed!.lease, kv!.lease, 'a new lease')
+      assert.ok(again.revision > put.revision)
+    }),
+)
+
+etcdTest(
+  test,
   'each new desired revision is handed over once, with its revision; not our own',
   () =>
     withFleet(async ({ client, link }) => {
@@ -211,6 +232,24 @@ etcdTest(
       const counts = a.counts()
       assert.is(counts.observed, 2)
     }),
+)
+
+etcdTest(test, 'with etcd down from the start: created at once, nothing throws, one warn', () =>
+  withFleet(async ({ etcd, link }) => {
+    await etcd.stop()
+    const { log, lines } = captureLogs()
+    const ups = inbox<boolean>()
+    const a = await link('a', { log, onUp: ups.push, desired: nfv('phy:0') })
+    a.writeDesired(nfv('phy:1'))
+    a.publishObserved(OBSERVED)
+    assert.is(await ups.next(), false)
+    assert.not.ok(a.up)
+    assert.ok(a.pending)
+    assert.equal(
+      lines.map((line) => [line.level, line.msg.split(':')[0]]),
+      [[40, 'etcd unreachable']],
+    )
+  }),
 )
 
 etcdTest(test, 'etcd stopped: changes are kept, one warn; back: written within 5 s, one info', () =>
