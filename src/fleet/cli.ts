@@ -36,6 +36,7 @@ Exit status: 0 done; 1 an error, or a host refused a step (named); 2 there were 
 
 /** Runs one `spp-ctl fleet` command; resolves with the exit status (serve: on SIGINT/SIGTERM). */
 export async function runFleet(args: string[], io: Io = process): Promise<number> {
+  let etcdUrls = ''
   try {
     const { values, positionals } = parseArgs({
       args,
@@ -55,6 +56,7 @@ export async function runFleet(args: string[], io: Io = process): Promise<number
     })
     if (values.help) return write(io, HELP, 0)
     const endpoints = parseEndpoints(values.etcd)
+    etcdUrls = endpoints.join(',')
     const keys = fleetKeys(values['etcd-prefix'])
     const [command, ...rest] = positionals
     if (command === 'serve') {
@@ -88,7 +90,13 @@ export async function runFleet(args: string[], io: Io = process): Promise<number
       client.close()
     }
   } catch (error) {
-    io.stderr.write(`spp-ctl fleet: ${error instanceof Error ? error.message : String(error)}\n`)
+    let message = error instanceof Error ? error.message : String(error)
+    // gRPC's own words for an etcd that does not answer, cut to the reason.
+    const grpc = /^\d+ (UNAVAILABLE|DEADLINE_EXCEEDED): (.*?)(?: Resolution note:.*)?$/s.exec(
+      message,
+    )
+    if (grpc) message = `cannot reach etcd at ${etcdUrls}: ${grpc[2]!.trim()}`
+    io.stderr.write(`spp-ctl fleet: ${message}\n`)
     return error instanceof FleetError ? error.status : 1
   }
 }

@@ -84,6 +84,13 @@ etcdTest(test, 'ls lists every host, alive or not, as a table and as JSON', () =
     assert.match(table.stdout, /^HOST +ALIVE +ERAS +PROCESSES +DRIFT +UPDATED +URL\n/)
     assert.match(table.stdout, /\nc +no +18\.11 +primary nfv:1 +0 +\d{4}-\d\d-\d\dT[^ ]+ +http:/)
     assert.match(table.stdout, /\na +yes +18\.11/)
+    await etcd.stop()
+    const down = await fleet(etcd, ['ls'])
+    assert.is(down.code, 1)
+    assert.match(
+      down.stderr,
+      /^spp-ctl fleet: cannot reach etcd at http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,
+    )
   }),
 )
 
