@@ -2,7 +2,7 @@
 import type { Etcd3, IKeyValue, Watcher } from 'etcd3'
 import type { Logger } from 'pino'
 import type { DesiredDocument } from '../topology/document.ts'
-import { text } from './etcd-client.ts'
+import { isConnectionError, text } from './etcd-client.ts'
 import { decodeDesired } from './keys.ts'
 import { mergeDesired, sameDesired } from './merge.ts'
 import type { Reachability } from './reachability.ts'
@@ -33,6 +33,7 @@ export function createDesiredSync(options: DesiredSyncOptions) {
   let local = options.desired ?? options.seen?.document
   let pending = local !== undefined && !(seen && sameDesired(local, seen.document))
   let writing = false
+  let refusal = ''
   let closed = false
   let retry: NodeJS.Timeout | undefined
   let watcher: Watcher | undefined
@@ -95,6 +96,7 @@ export function createDesiredSync(options: DesiredSyncOptions) {
           .else(client.get(key))
           .commit()
         reach.ok()
+        refusal = ''
         const at = Number(result.header.revision)
         if (result.succeeded) {
           if (!seen || at > seen.at) seen = { document, revision: at, at, present: true }
@@ -108,7 +110,11 @@ export function createDesiredSync(options: DesiredSyncOptions) {
           throw new Error(`no progress on ${key} at revision ${at}`)
       }
     } catch (error) {
-      reach.failed(error)
+      if (isConnectionError(error)) reach.failed(error)
+      else if (String(error) !== refusal) {
+        refusal = String(error) // logged once, not at every try
+        log.error({ key, err: error }, 'etcd refused the desired document; trying again')
+      }
       retry ??= setTimeout(() => {
         retry = undefined
         kick()
@@ -159,6 +165,8 @@ export function createDesiredSync(options: DesiredSyncOptions) {
       kick()
     },
     kick,
+    /** Reads the key now (etcd's return is probed with it); rejects when etcd does not answer. */
+    read,
     /** Resolves once the key has been read (and handed over, or merged) the first time. */
     ready: firstRead,
     /** The last revision of the key this host saw (to remember locally across restarts). */

@@ -12,10 +12,16 @@ export const CALL_DEADLINE_MS = 3000
  * down; gRPC reconnects within a second of etcd's return (its default backoff grows to 2 min).
  */
 export async function openEtcd(endpoints: string[]): Promise<Etcd3> {
-  const [{ Etcd3 }, { ExponentialBackoff, noop }] = await Promise.all([
+  const [etcd3, { ExponentialBackoff, noop }] = await Promise.all([
     import('etcd3'),
     import('cockatiel'),
   ])
+  const { Etcd3, GRPCUnavailableError, GRPCDeadlineExceededError, GRPCCancelledError } = etcd3
+  // Not etcd3's isRecoverableError: it counts RESOURCE_EXHAUSTED (a value too large) as well.
+  unreachable = (error) =>
+    error instanceof GRPCUnavailableError ||
+    error instanceof GRPCDeadlineExceededError ||
+    error instanceof GRPCCancelledError
   return new Etcd3({
     hosts: endpoints,
     dialTimeout: CALL_DEADLINE_MS,
@@ -39,6 +45,14 @@ export async function openEtcd(endpoints: string[]): Promise<Etcd3> {
     },
   })
 }
+
+let unreachable = (_error: Error) => true
+
+/**
+ * Whether a call failed for want of etcd (unavailable, deadline, stream cut): etcd is down.
+ * Anything else (a value over etcd's request limit, a permission) is a failure of that call only.
+ */
+export const isConnectionError = (error: unknown) => !(error instanceof Error) || unreachable(error)
 
 /** A key's value as text. */
 export const text = (kv: IKeyValue) => kv.value.toString('utf8')

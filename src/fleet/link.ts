@@ -3,7 +3,7 @@ import type { Etcd3, Lease } from 'etcd3'
 import type { Logger } from 'pino'
 import type { DesiredDocument } from '../topology/document.ts'
 import { createDesiredSync, type DesiredRevision, type DesiredUpdate } from './desired-sync.ts'
-import { CALL_DEADLINE_MS, openEtcd } from './etcd-client.ts'
+import { CALL_DEADLINE_MS, isConnectionError, openEtcd } from './etcd-client.ts'
 import { ALIVE_TTL_SECONDS, DEFAULT_PREFIX, fleetKeys, type ObservedInput } from './keys.ts'
 import { canonical } from './merge.ts'
 import { createReachability } from './reachability.ts'
@@ -66,7 +66,7 @@ export async function createFleetLink(options: FleetLinkOptions): Promise<FleetL
   const client: Etcd3 = await openEtcd(options.endpoints)
   const reach = createReachability(log, options.endpoints, (up) => {
     options.onUp?.(up)
-    if (!up) return
+    if (!up) return void later(retryMs, probe)
     desired.kick()
     flushObserved()
     if (!lease) grant()
@@ -91,6 +91,16 @@ export async function createFleetLink(options: FleetLinkOptions): Promise<FleetL
     }, ms)
     timers.add(timer)
     return timer
+  }
+
+  // While down, a read every retryMs: the watch reconnecting says etcd is back too, but a call can
+  // fail (a deadline) while the watch stream stays up, and then nothing else would tell.
+  function probe() {
+    if (closed || !reach.down) return
+    desired
+      .read()
+      .catch((error: unknown) => reach.failed(error))
+      .finally(() => reach.down && later(retryMs, probe))
   }
 
   // The alive key, on a lease kept alive by etcd3; a lost lease (etcd gone past the TTL) is
@@ -140,7 +150,11 @@ export async function createFleetLink(options: FleetLinkOptions): Promise<FleetL
       .exec()
       .then(
         () => ((written = text), counts.observed++, reach.ok()),
-        (error: unknown) => ((next ??= value), reach.failed(error)),
+        (error: unknown) => {
+          next ??= value
+          if (isConnectionError(error)) reach.failed(error)
+          else log.error({ err: error }, 'writing observed failed')
+        },
       )
       .finally(() => {
         writing = false

@@ -252,6 +252,36 @@ etcdTest(test, 'with etcd down from the start: created at once, nothing throws, 
   }),
 )
 
+etcdTest(test, 'a write etcd refuses (too large) is an error of that write, not an outage', () =>
+  withFleet(async ({ client, link }) => {
+    const { log, lines } = captureLogs()
+    const errors = inbox<void>()
+    const a = await link('a', { log: hookedError(log, errors.push) })
+    await a.ready
+    assert.ok(a.up)
+    // Over etcd's 1.5 MiB request limit: 2000 nfvs of 120 ports each.
+    const ports = Array.from({ length: 120 }, (_, i) => `ring:${i}`)
+    const huge = {
+      nfvs: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [i, { ports }])),
+    }
+    a.writeDesired(huge)
+    await errors.next()
+    assert.ok(a.up, 'etcd is still up')
+    assert.equal(
+      lines.filter((line) => line.level === 40),
+      [],
+      'no outage warned',
+    )
+    const from = (await revisionNow(client)) + 1
+    a.writeDesired(nfv('phy:0'))
+    const written = await waitForKey(client, keys.desired('a'), (e) => e.type === 'put', {
+      fromRevision: from,
+      timeoutMs: 5000,
+    })
+    assert.equal(JSON.parse(written.value!), nfv('phy:0'))
+  }),
+)
+
 etcdTest(test, 'etcd stopped: changes are kept, one warn; back: written within 5 s, one info', () =>
   withFleet(async ({ etcd, client, link }) => {
     const { log, lines } = captureLogs('debug')
@@ -351,6 +381,17 @@ function hooked(log: Logger, msg: string, seen: () => void): Logger {
     debug: (object: object, message: string) => {
       if (message === msg) seen()
       debug(object, message)
+    },
+  })
+}
+
+/** A logger that also calls `seen` for each error line. */
+function hookedError(log: Logger, seen: () => void): Logger {
+  const error = log.error.bind(log)
+  return Object.assign(Object.create(log) as Logger, {
+    error: (object: object, message: string) => {
+      seen()
+      error(object, message)
     },
   })
 }
