@@ -19,6 +19,9 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
+  // etcd3 loads its .proto files from its own directory at run time, so it cannot be bundled; the
+  // fleet code imports it only when used, so a command without --etcd never needs it.
+  external: ['etcd3'],
   logLevel: 'warning',
 })
 // The page's own files are served as they are: they go next to the bundle (dist/ui).

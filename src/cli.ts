@@ -7,9 +7,12 @@ import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } 
 
 if (process.argv[2] === 'topology')
   process.exit(await (await import('./topology/cli.ts')).runTopology(process.argv.slice(3)))
+if (process.argv[2] === 'fleet')
+  process.exit(await (await import('./fleet/cli.ts')).runFleet(process.argv.slice(3)))
 
 const HELP = `Usage: spp-ctl [options]
        spp-ctl topology get|plan|apply [-f FILE] [--url URL]   (spp-ctl topology --help)
+       spp-ctl fleet ls|get|plan|apply|serve [--etcd URL]      (spp-ctl fleet --help)
 
 Controller for SPP processes: listens for spp_primary and the secondaries
 (spp_nfv, spp_vm, spp_vf, spp_mirror) and serves the REST API.

@@ -89,7 +89,8 @@ const write = (io: Io, text: string, status: number) => {
   return status
 }
 
-async function readDocument(file: string, io: Io): Promise<unknown> {
+/** Reads a YAML or JSON document from FILE, or stdin for `-`. */
+export async function readDocument(file: string, io: Io): Promise<unknown> {
   let text: string
   if (file === '-') {
     const chunks: Buffer[] = []
@@ -125,7 +126,7 @@ async function request<T>(url: string, method: string, path: string, body?: unkn
 }
 
 /** The diff per process, then the numbered steps and their summary. */
-function describePlan(live: TopologyDocument, desired: DesiredDocument, plan: Plan): string {
+export function describePlan(live: TopologyDocument, desired: DesiredDocument, plan: Plan): string {
   if (plan.steps.length === 0) return 'No changes: the live topology already matches.\n'
   const lines = ['Changes:', ...renderDiff(live, desired).map((line) => `  ${line}`), '']
   lines.push(`Steps (${plan.steps.length}):`)

@@ -33,7 +33,12 @@ const BAR = 24
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 
 /** Applies, showing each step as its event arrives; resolves with the exit status. */
-export async function showProgress(io: Io, plan: Plan, start: StartApply): Promise<number> {
+export async function showProgress(
+  io: Io,
+  plan: Plan,
+  start: StartApply,
+  command = 'spp-ctl topology',
+): Promise<number> {
   const id = `spp-ctl-${randomBytes(6).toString('hex')}`
   const abort = new AbortController()
   const tty = io.stdout.isTTY === true
@@ -82,7 +87,7 @@ export async function showProgress(io: Io, plan: Plan, start: StartApply): Promi
       return 0
     }
     if (answer.status !== 400 && answer.status !== 500) {
-      io.stderr.write(`spp-ctl topology: apply: ${answer.status}: ${text.trim()}\n`)
+      io.stderr.write(`${command}: apply: ${answer.status}: ${text.trim()}\n`)
       return 1
     }
     const { failed, done } = JSON.parse(text) as Failure

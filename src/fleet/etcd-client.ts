@@ -1,0 +1,71 @@
+// The etcd3 client as the fleet uses it: no hidden retries, short deadlines, quick reconnection.
+import type { IBackoff } from 'cockatiel'
+import type { Etcd3, IKeyValue } from 'etcd3'
+
+/** A unary call to etcd gives up after this long (a watch or keep-alive stream has none). */
+export const CALL_DEADLINE_MS = 3000
+
+/**
+ * Opens a client for `endpoints` (`http://host:port`). etcd3 and its gRPC stack are loaded here,
+ * on first use, so that a controller without `--etcd` never loads them. The client retries
+ * nothing by itself: the fleet link decides when to try again, so that it can say when etcd is
+ * down; gRPC reconnects within a second of etcd's return (its default backoff grows to 2 min).
+ */
+export async function openEtcd(endpoints: string[]): Promise<Etcd3> {
+  const [etcd3, { ExponentialBackoff, noop }] = await Promise.all([
+    import('etcd3'),
+    import('cockatiel'),
+  ])
+  const { Etcd3, GRPCUnavailableError, GRPCDeadlineExceededError, GRPCCancelledError } = etcd3
+  // Not etcd3's isRecoverableError: it counts RESOURCE_EXHAUSTED (a value too large) as well.
+  unreachable = (error) =>
+    error instanceof GRPCUnavailableError ||
+    error instanceof GRPCDeadlineExceededError ||
+    error instanceof GRPCCancelledError
+  return new Etcd3({
+    hosts: endpoints,
+    dialTimeout: CALL_DEADLINE_MS,
+    defaultCallOptions: (context) =>
+      context.isStream ? {} : { deadline: Date.now() + CALL_DEADLINE_MS },
+    grpcOptions: {
+      'grpc.initial_reconnect_backoff_ms': 200,
+      'grpc.max_reconnect_backoff_ms': 1000,
+      // etcd refuses pings more often than every 5 s (--grpc-keepalive-min-time).
+      'grpc.keepalive_time_ms': 10_000,
+      'grpc.keepalive_timeout_ms': 5000,
+    },
+    faultHandling: {
+      host: () => noop,
+      global: noop,
+      // etcd3 calls next() on it as on a backoff factory, which its option's type does not say.
+      watchBackoff: new ExponentialBackoff({
+        initialDelay: 100,
+        maxDelay: 1000,
+      }) as unknown as IBackoff<unknown>,
+    },
+  })
+}
+
+let unreachable = (_error: Error) => true
+
+/**
+ * Whether a call failed for want of etcd (unavailable, deadline, stream cut): etcd is down.
+ * Anything else (a value over etcd's request limit, a permission) is a failure of that call only.
+ */
+export const isConnectionError = (error: unknown) => !(error instanceof Error) || unreachable(error)
+
+/** A key's value as text. */
+export const text = (kv: IKeyValue) => kv.value.toString('utf8')
+
+/** The comma-separated `--etcd` value as a list of URLs. */
+export function parseEndpoints(value: string): string[] {
+  const endpoints = value
+    .split(',')
+    .map((url) => url.trim())
+    .filter((url) => url !== '')
+  for (const url of endpoints)
+    if (!/^https?:\/\/[^/\s]+\/?$/.test(url))
+      throw new Error(`--etcd expects URLs like http://127.0.0.1:2379, got ${JSON.stringify(url)}`)
+  if (endpoints.length === 0) throw new Error('--etcd needs at least one URL')
+  return endpoints
+}
