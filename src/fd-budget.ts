@@ -1,11 +1,11 @@
 // How many connections each side may hold, from this process's own limit on open files.
 import { readFileSync } from 'node:fs'
 
-/** Descriptors kept for node itself (23 at idle: stdio, epoll, threads' pipes, the listeners), the store and slack. */
+/** Kept for node (23 at idle: stdio, epoll, its threads' pipes, the listeners), the store, slack. */
 export const RESERVED_FDS = 64
 /** Processes one host serves at once: a primary and secondaries with ids below 128. */
 export const SERVED_PROCESSES = 128
-/** The REST default stops here however high the limit: SPP's clients are a few tools and a dashboard. */
+/** The REST default stops here however high the limit: SPP's clients are a few tools. */
 export const MAX_API_CONNECTIONS = 4096
 /** --max-unidentified's default where the limit allows it. */
 export const MAX_UNIDENTIFIED = 256

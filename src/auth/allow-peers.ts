@@ -26,7 +26,7 @@ export function parseAllowedPeers(text: string): AllowedPeers {
   const networks = text.split(',').map((part) => part.trim())
   for (const part of networks) {
     const parsed = network(part)
-    if (typeof parsed === 'string') throw new Error(`--allow-peers: ${parsed}`)
+    if (typeof parsed === 'string') throw new Error(parsed)
   }
   return networks
 }

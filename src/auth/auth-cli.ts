@@ -61,7 +61,8 @@ export function runAuth(args: string[]): number {
     return 0
   }
   const [command, name, ...rest] = positionals
-  if (command !== 'add' || name === undefined || rest.length > 0) return fail(`\n${HELP}`)
+  if (command !== 'add' || name === undefined || rest.length > 0)
+    return fail(`expected: add NAME --scope read|write\n\n${HELP}`)
   const named = v.safeParse(ClientName, name)
   if (!named.success) return fail(`NAME ${JSON.stringify(name)}: ${named.issues[0].message}`)
   const scope = values.scope
