@@ -1,44 +1,27 @@
-// spp-ctl: flags, start-up, signals and exit statuses (and the `topology` client).
+// spp-ctl: flags, start-up, signals and exit statuses (and the `topology` and `auth` commands).
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { parseAllowedPeers } from './auth/allow-peers.ts'
+import { readClients } from './auth/clients.ts'
 import { DEFAULTS, startController } from './controller.ts'
+import { fdBudget, openFilesLimit } from './fd-budget.ts'
+import { resolveGroup } from './http/api-socket.ts'
 import type { NfvStatusWords } from './http/present.ts'
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger.ts'
+import { usage } from './cli-help.ts'
 
 if (process.argv[2] === 'topology')
   process.exit(await (await import('./topology/cli.ts')).runTopology(process.argv.slice(3)))
 if (process.argv[2] === 'fleet')
   process.exit(await (await import('./fleet/cli.ts')).runFleet(process.argv.slice(3)))
+if (process.argv[2] === 'auth')
+  process.exit((await import('./auth/auth-cli.ts')).runAuth(process.argv.slice(3)))
 
-const HELP = `Usage: spp-ctl [options]
-       spp-ctl topology get|plan|apply [-f FILE] [--url URL]   (spp-ctl topology --help)
-       spp-ctl fleet ls|get|plan|apply|serve [--etcd URL]      (spp-ctl fleet --help)
+// The connection budgets' defaults follow this process's own limit on open files.
+const limit = openFilesLimit()
+const budget = fdBudget(limit ?? 1024)
 
-Controller for SPP processes: listens for spp_primary and the secondaries
-(spp_nfv, spp_vm, spp_vf, spp_mirror) and serves the REST API.
-
-Options:
-  -b, --bind-addr ADDR        address of all three listeners (default ${DEFAULTS.host})
-  -p, --pri-port PORT         port spp_primary connects to (default ${DEFAULTS.primaryPort})
-  -s, --sec-port PORT         port the secondaries connect to (default ${DEFAULTS.secondaryPort})
-  -a, --api-port PORT         REST API port (default ${DEFAULTS.apiPort})
-      --command-timeout MS    how long a process may take to answer one command,
-                              and a new connection its handshake (default ${DEFAULTS.commandTimeoutMs})
-      --max-reply-bytes N     a longer reply drops the connection (default ${DEFAULTS.maxReplyBytes})
-      --max-unidentified N    connections allowed in their handshake at once (default ${DEFAULTS.maxUnidentified})
-      --nfv-status WORDS      nfv status as the spec says it (spec: Running/Idle) or as SPP's
-                              controller passed it on (wire: running/idling) (default spec)
-      --max-queue N           commands allowed to wait for one process; more get 503 (default ${DEFAULTS.maxQueue})
-      --max-body-bytes N      larger REST request bodies get 413 (default ${DEFAULTS.maxBodyBytes})
-      --http-timeout MS       how long a REST client may take to send a request (default ${DEFAULTS.httpRequestTimeoutMs})
-      --event-buffer N        events kept for /v1/events clients that reconnect (default ${DEFAULTS.eventBufferSize})
-      --max-pending-events N  an event-stream client this far behind is dropped (default ${DEFAULTS.maxPendingEventsPerClient})
-      --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); on stderr
-      --log-format FORMAT     json (one JSON object a line) or pretty (one readable line);
-                              default pretty when stderr is a terminal, else json
-  -h, --help                  show this text
-      --version               show the version
-`
+const HELP = usage(budget, limit)
 
 const fail = (message: string): never => {
   process.stderr.write(`spp-ctl: ${message}\n\n${HELP}`)
@@ -81,6 +64,12 @@ const parsed = (() => {
         'http-timeout': { type: 'string' },
         'event-buffer': { type: 'string' },
         'max-pending-events': { type: 'string' },
+        'max-api-connections': { type: 'string' },
+        'auth-file': { type: 'string' },
+        'allow-read-anonymous': { type: 'boolean' },
+        'api-socket': { type: 'string' },
+        'api-socket-group': { type: 'string' },
+        'allow-peers': { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -120,63 +109,53 @@ process.on('uncaughtException', (err) => {
   process.exit(1)
 })
 
+/** Integer flags: [flag, option, default, min, max]. */
+const INTEGERS = [
+  ['pri-port', 'primaryPort', DEFAULTS.primaryPort, 0, 65535],
+  ['sec-port', 'secondaryPort', DEFAULTS.secondaryPort, 0, 65535],
+  ['api-port', 'apiPort', DEFAULTS.apiPort, 0, 65535],
+  ['command-timeout', 'commandTimeoutMs', DEFAULTS.commandTimeoutMs, 1, 600_000],
+  ['max-reply-bytes', 'maxReplyBytes', DEFAULTS.maxReplyBytes, 4096, 1 << 30],
+  ['max-unidentified', 'maxUnidentified', budget.maxUnidentified, 1, 100_000],
+  ['max-queue', 'maxQueue', DEFAULTS.maxQueue, 1, 100_000],
+  ['max-body-bytes', 'maxBodyBytes', DEFAULTS.maxBodyBytes, 1024, 1 << 30],
+  ['http-timeout', 'httpRequestTimeoutMs', DEFAULTS.httpRequestTimeoutMs, 1, 600_000],
+  ['event-buffer', 'eventBufferSize', DEFAULTS.eventBufferSize, 1, 1_000_000],
+  ['max-pending-events', 'maxPendingEventsPerClient', DEFAULTS.maxPendingEventsPerClient, 1, 1e6],
+  ['max-api-connections', 'maxApiConnections', budget.maxApiConnections, 1, 1_000_000],
+] as const
+const integers = Object.fromEntries(
+  INTEGERS.map(([flag, key, fallback, min, max]) => [
+    key,
+    integer(flag, parsed[flag], fallback, min, max),
+  ]),
+) as Record<(typeof INTEGERS)[number][1], number>
+
+/** A flag's value as `read` makes it, or exit 2 with the reason. */
+function flag<T>(name: keyof typeof parsed, read: (text: string) => T): T | undefined {
+  const text = parsed[name]
+  if (typeof text !== 'string') return undefined
+  try {
+    return read(text)
+  } catch (error) {
+    return fail(`--${name}: ${(error as Error).message}`)
+  }
+}
+const apiSocketGroup = flag('api-socket-group', resolveGroup)
+if (apiSocketGroup !== undefined && !parsed['api-socket'])
+  fail('--api-socket-group needs --api-socket')
+if (parsed['allow-read-anonymous'] && !parsed['auth-file'])
+  fail('--allow-read-anonymous needs --auth-file (without it, everything is open)')
+
 const controller = await startController({
   log,
   host: parsed['bind-addr'] ?? DEFAULTS.host,
-  primaryPort: integer('pri-port', parsed['pri-port'], DEFAULTS.primaryPort, 0, 65535),
-  secondaryPort: integer('sec-port', parsed['sec-port'], DEFAULTS.secondaryPort, 0, 65535),
-  apiPort: integer('api-port', parsed['api-port'], DEFAULTS.apiPort, 0, 65535),
-  commandTimeoutMs: integer(
-    'command-timeout',
-    parsed['command-timeout'],
-    DEFAULTS.commandTimeoutMs,
-    1,
-    600_000,
-  ),
-  maxReplyBytes: integer(
-    'max-reply-bytes',
-    parsed['max-reply-bytes'],
-    DEFAULTS.maxReplyBytes,
-    4096,
-    1 << 30,
-  ),
-  maxUnidentified: integer(
-    'max-unidentified',
-    parsed['max-unidentified'],
-    DEFAULTS.maxUnidentified,
-    1,
-    100_000,
-  ),
-  maxQueue: integer('max-queue', parsed['max-queue'], DEFAULTS.maxQueue, 1, 100_000),
+  ...integers,
   nfvStatus: nfvStatusWords(parsed['nfv-status']),
-  maxBodyBytes: integer(
-    'max-body-bytes',
-    parsed['max-body-bytes'],
-    DEFAULTS.maxBodyBytes,
-    1024,
-    1 << 30,
-  ),
-  httpRequestTimeoutMs: integer(
-    'http-timeout',
-    parsed['http-timeout'],
-    DEFAULTS.httpRequestTimeoutMs,
-    1,
-    600_000,
-  ),
-  eventBufferSize: integer(
-    'event-buffer',
-    parsed['event-buffer'],
-    DEFAULTS.eventBufferSize,
-    1,
-    1_000_000,
-  ),
-  maxPendingEventsPerClient: integer(
-    'max-pending-events',
-    parsed['max-pending-events'],
-    DEFAULTS.maxPendingEventsPerClient,
-    1,
-    1_000_000,
-  ),
+  clients: flag('auth-file', readClients),
+  allowReadAnonymous: parsed['allow-read-anonymous'] ?? false,
+  apiSocket: flag('api-socket', (path) => ({ path, gid: apiSocketGroup })),
+  allowPeers: flag('allow-peers', parseAllowedPeers),
 }).catch((error: Error) => {
   // The flags were fine (e.g. a port in use): one line, no usage.
   process.stderr.write(`spp-ctl: cannot start: ${error.message}\n`)

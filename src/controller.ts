@@ -3,11 +3,16 @@ import { lookup } from 'node:dns/promises'
 import type { Logger } from 'pino'
 import { listenForProcesses } from './actors/process-listener.ts'
 import { Registry } from './actors/registry.ts'
+import { defaultAllowedPeers, peerFilter, type AllowedPeers } from './auth/allow-peers.ts'
+import type { Client } from './auth/clients.ts'
+import { burstLog } from './burst-log.ts'
+import { fdBudget, fdsNeeded, openFilesLimit } from './fd-budget.ts'
+import { connectionGuard } from './http/connection-guard.ts'
 import { EventHub } from './observe/event-hub.ts'
 import { observeProcesses } from './observe/observe-processes.ts'
 import { createApp } from './http/app.ts'
 import type { NfvStatusWords } from './http/present.ts'
-import { startHttpServer } from './http/server.ts'
+import { startHttpServer, type HttpServerOptions } from './http/server.ts'
 import { createMetrics } from './observe/metrics.ts'
 
 export type ControllerOptions = {
@@ -29,6 +34,16 @@ export type ControllerOptions = {
   eventBufferSize: number
   /** An event-stream client this many events behind is dropped. */
   maxPendingEventsPerClient: number
+  /** --auth-file's clients: with them, every request needs a token (see src/http/auth.ts). */
+  clients?: Client[]
+  /** GETs need no token (with `clients`). */
+  allowReadAnonymous?: boolean
+  /** The API on a unix socket too; its requests are the local administrator's. */
+  apiSocket?: { path: string; gid?: number }
+  /** Who may connect to the process ports (default: loopback and the bind address's network). */
+  allowPeers?: AllowedPeers
+  /** REST connections at once (default: from the open-files limit, see src/fd-budget.ts). */
+  maxApiConnections?: number
   log: Logger
 }
 
@@ -58,7 +73,20 @@ export async function startController(options: ControllerOptions) {
   const hub = new EventHub(options.eventBufferSize)
   const metrics = createMetrics(registry)
   observeProcesses(registry, hub, metrics, log)
-  const processes = await listenForProcesses({ ...options, host, registry })
+  const peers = options.allowPeers ?? defaultAllowedPeers(host)
+  const allowed = peerFilter(peers)
+  const logOutsider = burstLog(log, 'warn', 'process connection refused: peer not in --allow-peers')
+  const processes = await listenForProcesses({
+    ...options,
+    host,
+    registry,
+    admit(socket, port) {
+      if (allowed(socket.remoteAddress)) return true
+      metrics.observeDropped(port, 'peer')
+      logOutsider({ peer: `${socket.remoteAddress}:${socket.remotePort}`, port })
+      return false
+    },
+  })
   const events = { maxPendingPerClient: options.maxPendingEventsPerClient, heartbeatMs: 15_000 }
   const app = createApp({
     registry,
@@ -68,30 +96,67 @@ export async function startController(options: ControllerOptions) {
     metrics,
     events,
     nfvStatus: options.nfvStatus,
+    access: { clients: options.clients, allowReadAnonymous: options.allowReadAnonymous },
   })
-  const http = await startHttpServer({
-    fetch: app.fetch,
-    host,
-    port: options.apiPort,
-    requestTimeoutMs: options.httpRequestTimeoutMs,
+  const limit = openFilesLimit()
+  const maxApiConnections = options.maxApiConnections ?? fdBudget(limit ?? 1024).maxApiConnections
+  if (limit !== undefined && fdsNeeded(maxApiConnections, options.maxUnidentified) > limit)
+    log.warn(
+      { limit, maxApiConnections, maxUnidentified: options.maxUnidentified },
+      'the open-files limit is below what these connection limits may need (see README, Security)',
+    )
+  const guard = connectionGuard({
+    maxConnections: maxApiConnections,
+    firstRequestMs: options.httpRequestTimeoutMs,
     log,
     metrics,
-  }).catch((error: unknown) => {
-    processes.close(true)
-    throw error
   })
-  const apiPort = http.port
+  const serve = (listen: HttpServerOptions['listen']) =>
+    startHttpServer({
+      fetch: app.fetch,
+      listen,
+      requestTimeoutMs: options.httpRequestTimeoutMs,
+      guard,
+      log,
+      metrics,
+    })
+  const servers: Awaited<ReturnType<typeof serve>>[] = []
+  try {
+    servers.push(await serve({ host, port: options.apiPort }))
+    if (options.apiSocket) servers.push(await serve(options.apiSocket))
+  } catch (error) {
+    processes.close(true)
+    guard.stop()
+    await Promise.all(servers.map((server) => server.stop()))
+    throw error
+  }
+  const http = servers[0]!
+  const apiPort = http.port!
   log.info(
-    { host, primaryPort: processes.primaryPort, secondaryPort: processes.secondaryPort, apiPort },
+    {
+      host,
+      primaryPort: processes.primaryPort,
+      secondaryPort: processes.secondaryPort,
+      apiPort,
+      ...(options.apiSocket ? { apiSocket: options.apiSocket.path } : {}),
+      allowPeers: peers,
+      maxApiConnections,
+    },
     'controller listening',
   )
+  if (!options.clients && !host.startsWith('127.'))
+    log.warn(
+      { host, apiPort },
+      'the REST API is open to anyone who reaches this address: no --auth-file (see README, Security)',
+    )
 
   return {
     registry,
     hub,
     app,
-    /** The node HTTP server under the app. */
+    /** The node HTTP server under the app (TCP; the unix socket's is `apiSocketServer`). */
     httpServer: http.server,
+    apiSocketServer: servers[1]?.server,
     apiPort,
     primaryPort: processes.primaryPort,
     /** The TCP servers the processes connect to (primary, secondary). */
@@ -101,13 +166,13 @@ export async function startController(options: ControllerOptions) {
     async close() {
       processes.close(false)
       hub.close() // event streams would otherwise keep their connections open
-      const drained = http.stop()
-      const grace = setTimeout(
-        () => http.server.closeAllConnections(),
-        options.commandTimeoutMs + 1000,
-      )
+      const drained = Promise.all(servers.map((server) => server.stop()))
+      const grace = setTimeout(() => {
+        for (const { server } of servers) server.closeAllConnections()
+      }, options.commandTimeoutMs + 1000)
       await drained
       clearTimeout(grace)
+      guard.stop()
       processes.close(true)
       log.info('controller stopped')
     },

@@ -2,6 +2,9 @@
 /** Why a request failed. The HTTP layer maps each code to a status in one table (src/http/errors.ts). */
 export type ErrorCode =
   | 'INVALID_REQUEST' // the request itself is wrong; nothing was sent
+  | 'TOKEN_MISSING' // access control is on and the request has no bearer token
+  | 'TOKEN_UNKNOWN' // the request's bearer token is no client's
+  | 'SCOPE_MISSING' // the client's scope does not cover the request (read, not write)
   | 'BODY_TOO_LARGE'
   | 'CLIENT_GONE' // the client closed its connection before its request was read; no one to answer
   | 'PROCESS_NOT_FOUND'

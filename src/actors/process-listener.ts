@@ -2,6 +2,7 @@
 import { once } from 'node:events'
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import type { Logger } from 'pino'
+import { burstLog } from '../burst-log.ts'
 import { createActor } from 'xstate'
 import { refuse } from './job.ts'
 import { processConnection, processLabel, type ProcessConnection } from './process-connection.ts'
@@ -21,6 +22,8 @@ export type ProcessListenerOptions = {
   maxQueue: number
   registry: Registry
   log: Logger
+  /** Whether a new connection may go on to its handshake (--allow-peers); refused ones are closed. */
+  admit?: (socket: Socket, port: 'primary' | 'secondary') => boolean
 }
 
 /** The two process ports: every connection becomes one actor, registered once identified. */
@@ -38,6 +41,7 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
   })
 
   const accept = (role: 'primary' | 'secondary') => (socket: Socket) => {
+    if (options.admit && !options.admit(socket, role)) return void socket.destroy()
     const peer = `${socket.remoteAddress}:${socket.remotePort}`
     const [oldest] = handshaking
     if (oldest && handshaking.size >= options.maxUnidentified) {
@@ -138,12 +142,14 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
     secondaryServer.close()
     throw error
   }
-  // After start, an accept error (EMFILE, ECONNABORTED) costs that one connection, not the ports.
+  // After start, an accept error (EMFILE, ECONNABORTED) costs that one connection, not the ports;
+  // logged once per burst, since it then happens to every connection that arrives.
   for (const [server, port] of [
     [primaryServer, 'primary'],
     [secondaryServer, 'secondary'],
   ] as const) {
-    server.on('error', (error) => log.error({ err: error, port }, 'process listener error'))
+    const logError = burstLog(log, 'error', 'process listener error')
+    server.on('error', (error) => logError({ err: error, port }))
   }
 
   return {

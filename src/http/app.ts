@@ -8,6 +8,7 @@ import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
 import { eventRoutes, type EventStreamOptions } from './event-routes.ts'
 import { CLIENT_ID_PATTERN } from './schemas.ts'
 import { mirrorRoutes, vfRoutes } from './component-routes.ts'
@@ -22,7 +23,7 @@ import { processesOf } from './processes.ts'
 import { topologyRoutes } from './topology-routes.ts'
 import { openApiRoutes } from './openapi.ts'
 import { requestIdSource } from './request-id.ts'
-import { uiRoutes } from './ui-routes.ts'
+import { UI_PATHS, uiRoutes } from './ui-routes.ts'
 
 export type AppOptions = {
   registry: Registry
@@ -33,6 +34,8 @@ export type AppOptions = {
   events: EventStreamOptions
   /** How nfv status is worded (default `spec`). */
   nfvStatus?: NfvStatusWords
+  /** Who may do what (--auth-file, --allow-read-anonymous); without clients, anyone may. */
+  access?: Omit<AuthenticateOptions, 'publicPaths'>
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -69,11 +72,14 @@ export function createApp(options: AppOptions) {
           path: c.req.path,
           status,
           ms: Math.round(performance.now() - started),
+          who: describePrincipal(c.get('principal')),
         },
         'http request',
       )
     }
   })
+  // The page, the docs and the API's description carry no data: a browser loads them without a token.
+  app.use(authenticate({ ...options.access, publicPaths: [...UI_PATHS, '/openapi.json'] }))
   app.use(
     methodNotAllowed({
       app,

@@ -10,6 +10,9 @@ import { preview } from '../protocol/text.ts'
  */
 export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   INVALID_REQUEST: 400,
+  TOKEN_MISSING: 401,
+  TOKEN_UNKNOWN: 401,
+  SCOPE_MISSING: 403,
   COMMAND_REJECTED: 400,
   PROCESS_NOT_FOUND: 404,
   NOT_IN_RELEASE: 405,
@@ -26,9 +29,13 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 
 /**
  * Headers some errors need: a full queue says when to try again; a route the process's release
- * lacks is a 405 whose (empty) Allow says the resource allows no method for this process.
+ * lacks is a 405 whose (empty) Allow says the resource allows no method for this process; a refused
+ * token says why in RFC 6750's words.
  */
 const HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
+  TOKEN_MISSING: { 'WWW-Authenticate': 'Bearer realm="spp-ctl"' },
+  TOKEN_UNKNOWN: { 'WWW-Authenticate': 'Bearer realm="spp-ctl", error="invalid_token"' },
+  SCOPE_MISSING: { 'WWW-Authenticate': 'Bearer realm="spp-ctl", error="insufficient_scope"' },
   QUEUE_FULL: { 'Retry-After': '1' },
   NOT_IN_RELEASE: { Allow: '' },
 }

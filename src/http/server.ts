@@ -1,100 +1,40 @@
-// The node HTTP server under the hono app: what node and @hono/node-server do below hono's reach.
+// The node HTTP servers under the hono app (TCP, and the unix socket): listening, limits, refusals.
 import { once } from 'node:events'
 import {
   createServer,
-  IncomingMessage,
-  ServerResponse,
+  type IncomingMessage,
   type RequestListener,
   type Server,
   type ServerOptions,
+  type ServerResponse,
 } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { serve } from '@hono/node-server'
+import { createAdaptorServer } from '@hono/node-server'
 import type { Logger } from 'pino'
+import { burstLog } from '../burst-log.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { preview } from '../protocol/text.ts'
+import { listenOnPath } from './api-socket.ts'
+import type { ConnectionGuard } from './connection-guard.ts'
+import { answerRaw, PARSE_ERRORS, responseClass, routable, targetRefusal } from './node-answers.ts'
 import { requestIdSource } from './request-id.ts'
 
 export type HttpServerOptions = {
   fetch: (request: Request, env: unknown) => Response | Promise<Response>
-  host: string
-  port: number
+  /** TCP, or a unix socket (mode 0660, group `gid`) whose requests are the local administrator's. */
+  listen: { host: string; port: number } | { path: string; gid?: number }
   /** How long a client may take to send its request. */
   requestTimeoutMs: number
+  /** The connection budget and first-request deadline, shared by all the REST listeners. */
+  guard: ConnectionGuard
   log: Logger
   metrics: Metrics
 }
 
-/**
- * The responses of one server, adjusted as their head is written. A 204 (or 304) carries no body,
- * so no Content-Type either (@hono/node-server adds `text/plain` to every response without one,
- * and node sends it even for a 204). While stopping, every answer closes its connection, so that
- * keep-alive clients go as their last request is answered.
- */
-function responseClass(stopping: () => boolean) {
-  return class Response<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {
-    override writeHead(status: number, ...rest: unknown[]): this {
-      const last = rest.at(-1)
-      const headers =
-        last && typeof last === 'object' && !Array.isArray(last)
-          ? (last as Record<string, unknown>)
-          : {}
-      const bodiless = status === 204 || status === 304
-      for (const key of Object.keys(headers)) {
-        const name = key.toLowerCase()
-        if ((bodiless && name === 'content-type') || (stopping() && name === 'connection'))
-          delete headers[key]
-      }
-      if (bodiless) this.removeHeader('content-type')
-      if (stopping()) this.setHeader('Connection', 'close')
-      return super.writeHead(status, ...(rest as [string | undefined]))
-    }
-  }
-}
+/** Idle keep-alive connections are closed after this long (node's default, set to be sure). */
+export const KEEP_ALIVE_MS = 5000
 
-/** Why node's parser refused a request, as status and text (node's own answer is an empty 400). */
-const PARSE_ERRORS: Record<string, [number, string]> = {
-  HPE_INVALID_METHOD: [501, 'unknown HTTP method'],
-  HPE_HEADER_OVERFLOW: [431, 'request headers too large'],
-  HPE_INVALID_CONTENT_LENGTH: [400, 'invalid Content-Length header'],
-  HPE_UNEXPECTED_CONTENT_LENGTH: [400, 'duplicate or conflicting Content-Length header'],
-  HPE_INVALID_TRANSFER_ENCODING: [400, 'invalid Transfer-Encoding header'],
-  HPE_INVALID_CHUNK_SIZE: [400, 'invalid chunk size in a chunked body'],
-  HPE_INVALID_HEADER_TOKEN: [400, 'invalid character in a header'],
-  HPE_INVALID_URL: [400, 'invalid request target'],
-  HPE_INVALID_VERSION: [400, 'malformed request line (HTTP version)'],
-  HPE_INVALID_CONSTANT: [400, 'malformed request line'],
-  HPE_CR_EXPECTED: [400, 'malformed request: CR expected'],
-  HPE_LF_EXPECTED: [400, 'malformed request: LF expected'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'request not received in time'],
-}
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-  501: 'Not Implemented',
-}
-
-/** A text/plain answer written straight to the socket (the request never reached the app). */
-function answerRaw(socket: Socket, status: number, text: string, id?: string) {
-  const body = `${text}\n`
-  socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Bad Request'}\r\nContent-Type: text/plain; charset=UTF-8\r\n` +
-      `${id ? `X-Request-Id: ${id}\r\n` : ''}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  )
-}
-
-/** A target the app can route: a path (origin-form), or a whole http URL (absolute-form). */
-const routable = (target: string | undefined) =>
-  target !== undefined && (target.startsWith('/') || /^https?:\/\//i.test(target))
-
-/** Why a request whose target is not a path is refused (asterisk- and authority-form). */
-const targetRefusal = (method: string | undefined, target: string): [number, string] =>
-  method === 'OPTIONS' && target === '*'
-    ? [501, 'OPTIONS * (the options of the whole server) is not supported']
-    : [400, `the request target must be a path starting with /, got ${preview(target, 80)}`]
-
-/** Serves `fetch` on host:port; resolves once listening (rejects, e.g. port in use, otherwise). */
+/** Serves `fetch`; resolves once listening (rejects otherwise, e.g. a port or a socket in use). */
 export async function startHttpServer(options: HttpServerOptions) {
   const { log, metrics } = options
   let stopping = false
@@ -129,10 +69,13 @@ export async function startHttpServer(options: HttpServerOptions) {
       })
       res.end(`${text}\n`)
     }
-  const server = serve({
-    fetch: options.fetch,
-    hostname: options.host,
-    port: options.port,
+  const { listen } = options
+  const local = 'path' in listen
+  const fetch: HttpServerOptions['fetch'] = local
+    ? (request, env) => options.fetch(request, { ...(env as object), local: true })
+    : options.fetch
+  const server = createAdaptorServer({
+    fetch,
     createServer: ((serverOptions: ServerOptions, listener: RequestListener) =>
       createServer(serverOptions, onlyPaths(listener))) as typeof createServer,
     // A client that is slow to send its request, or sends half of it and stops, is cut off.
@@ -140,11 +83,20 @@ export async function startHttpServer(options: HttpServerOptions) {
       headersTimeout: options.requestTimeoutMs,
       requestTimeout: options.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs),
+      keepAliveTimeout: KEEP_ALIVE_MS,
       ServerResponse: responseClass(() => stopping),
     },
   }) as Server
-  server.on('clientError', (err: NodeJS.ErrnoException & { reason?: string }, socket: Socket) => {
+  const onClientError = (err: NodeJS.ErrnoException & { reason?: string }, socket: Socket) => {
     const [status, text] = PARSE_ERRORS[err.code ?? ''] ?? [400, 'malformed request']
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      metrics.observeDropped('api', 'timeout')
+      // Never a byte: no request to log (a flood of them would be a flood of lines), only counted.
+      if (socket.bytesRead === 0 && socket.writable) {
+        log.debug({ peer: socket.remoteAddress }, 'REST connection sent no request in time')
+        return answerRaw(socket, status, `${text}.`)
+      }
+    }
     // llhttp's reason is one of its own fixed texts, e.g. `Invalid header value char`.
     const reason = /^[\x20-\x7e]{1,80}$/.test(err.reason ?? '') ? ` (${err.reason})` : ''
     const response = (socket as { _httpMessage?: ServerResponse })._httpMessage
@@ -159,7 +111,12 @@ export async function startHttpServer(options: HttpServerOptions) {
     } else {
       answerRaw(socket, status, `${text}${reason}.`, refused('', '', status, err.code))
     }
+  }
+  server.on('clientError', onClientError)
+  const timedOut = Object.assign(new Error('request not received in time'), {
+    code: 'ERR_HTTP_REQUEST_TIMEOUT',
   })
+  options.guard.watch(server, (socket) => onClientError(timedOut, socket))
   // A proxy request (CONNECT host:port) is not ours to serve; unanswered, node would just hang up.
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     const text = 'CONNECT is not supported: this is a REST API, not a proxy'
@@ -171,12 +128,18 @@ export async function startHttpServer(options: HttpServerOptions) {
   server.on('request', (_req: IncomingMessage, res: ServerResponse) =>
     res.once('finish', afterResponse),
   )
-  await once(server, 'listening')
+  if (local) await listenOnPath(server, listen.path, listen.gid)
+  else {
+    server.listen({ host: listen.host, port: listen.port })
+    await once(server, 'listening')
+  }
   // After start, an accept failure (EMFILE when out of descriptors) is survived: node would throw.
-  server.on('error', (err) => log.error({ err }, 'REST listener error; still serving'))
+  // Logged once per burst: when it happens, it happens on every connection that arrives.
+  const listenerError = burstLog(log, 'error', 'REST listener error; still serving')
+  server.on('error', (err) => listenerError({ err, ...(local ? { socket: listen.path } : {}) }))
   return {
     server,
-    port: (server.address() as AddressInfo).port,
+    port: local ? undefined : (server.address() as AddressInfo).port,
     /** Answers with `Connection: close` from now on, closing connections as they become idle. */
     stop(): Promise<void> {
       stopping = true

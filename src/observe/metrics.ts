@@ -8,6 +8,9 @@ import { primaryCommands, type PrimaryStatus } from '../protocol/primary.ts'
 import type { Result } from '../protocol/result.ts'
 import type { ProcessKind } from '../protocol/types.ts'
 
+/** Why a guard closed a connection (see src/http/connection-guard.ts, --allow-peers). */
+export type DropReason = 'timeout' | 'evicted' | 'refused' | 'peer'
+
 const KINDS: ProcessKind[] = ['primary', 'nfv', 'vf', 'mirror', 'pcap']
 const ERAS = ['18.11', '2020', 'unknown'] // unknown: a vf or mirror whose status was not read yet
 
@@ -57,6 +60,12 @@ export function createMetrics(processes: Registry) {
     name: 'spp_process_id_conflicts_total',
     help: 'Connections that claimed the id of a process already served (they wait on standby)',
     labelNames: ['kind'],
+    registers,
+  })
+  const dropped = new Counter({
+    name: 'spp_connections_dropped_total',
+    help: 'Connections the controller closed to guard itself, by listener and reason',
+    labelNames: ['listener', 'reason'],
     registers,
   })
   new Gauge({
@@ -176,6 +185,10 @@ export function createMetrics(processes: Registry) {
     },
     observeConflict(kind: ProcessKind) {
       conflicts.inc({ kind })
+    },
+    /** A connection closed by a guard: `api` (timeout, evicted, refused) or a process port (peer). */
+    observeDropped(listener: 'api' | 'primary' | 'secondary', reason: DropReason) {
+      dropped.inc({ listener, reason })
     },
   }
 }

@@ -1,0 +1,89 @@
+// Who made each request (the `principal` of the context), and whether their token lets them.
+import type { HttpBindings } from '@hono/node-server'
+import type { Context, MiddlewareHandler } from 'hono'
+import { findClient, type Client, type Scope } from '../auth/clients.ts'
+import { ControllerError } from '../errors.ts'
+
+/** Who made a request: what the journal records and the request's log line shows. */
+export type Principal =
+  | { kind: 'token'; name: string; scope: Scope }
+  | { kind: 'local' } // over --api-socket: the host's administrator
+  | { kind: 'apply'; apply: string } // a step of the apply with this request id
+  | { kind: 'anonymous'; peer: string }
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Who made the request (set for every request by the authenticate middleware). */
+    principal: Principal
+  }
+}
+
+/** A principal in one word or two: `ops`, `local`, `apply 4k2j-7`, `anonymous 10.0.0.9:51234`. */
+export function describePrincipal(p: Principal): string {
+  if (p.kind === 'token') return p.name
+  if (p.kind === 'local') return 'local'
+  return p.kind === 'apply' ? `apply ${p.apply}` : `anonymous ${p.peer}`
+}
+
+/** What the node server under the app passes: the unix socket's server adds `local`. */
+export type ServerBindings = Partial<HttpBindings> & { local?: boolean }
+
+export type AuthenticateOptions = {
+  /** The clients of --auth-file; without it, every request is served (as SPP's controller did). */
+  clients?: readonly Client[]
+  /** --allow-read-anonymous: a GET needs no token (a presented one must still be valid). */
+  allowReadAnonymous?: boolean
+  /** GET paths anyone may load: the page and the docs, which carry no data of their own. */
+  publicPaths: readonly string[]
+}
+
+const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i
+
+/**
+ * Sets `principal` on every request and, with clients, refuses (401, 403) one whose token is
+ * missing, unknown or of too small a scope, before any route runs: nothing reaches a process.
+ * GET and HEAD need `read`; every other method `write`. Requests on the unix socket are the
+ * local administrator's; a request without a node socket under it is a step the applier sends
+ * through the app (`app.request`), already authorised as the apply it belongs to.
+ */
+export function authenticate({ clients, allowReadAnonymous, publicPaths }: AuthenticateOptions) {
+  const open = new Set(publicPaths)
+  return async function authenticateRequest(c: Context, next: () => Promise<void>) {
+    const node = c.env as ServerBindings | undefined
+    const socket = node?.incoming?.socket
+    if (!node?.incoming) {
+      c.set('principal', { kind: 'apply', apply: c.get('requestId').replace(/\.\d+$/, '') })
+    } else if (node.local) {
+      c.set('principal', { kind: 'local' })
+    } else {
+      const peer = `${socket?.remoteAddress}:${socket?.remotePort}`
+      c.set('principal', { kind: 'anonymous', peer })
+      const reading = c.req.method === 'GET' || c.req.method === 'HEAD'
+      if (clients && !(reading && open.has(c.req.path))) {
+        const header = node.incoming.headers.authorization
+        const token = header === undefined ? undefined : BEARER.exec(header)?.[1]
+        if (header === undefined && reading && allowReadAnonymous) return next()
+        if (token === undefined) throw missing()
+        const client = findClient(clients, token)
+        if (!client) throw unknown()
+        c.set('principal', { kind: 'token', name: client.name, scope: client.scope })
+        if (!reading && client.scope !== 'write') throw tooSmall(c, client)
+      }
+    }
+    await next()
+  } satisfies MiddlewareHandler
+}
+
+const missing = () =>
+  new ControllerError(
+    'TOKEN_MISSING',
+    'A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).',
+  )
+// Never the token itself, not even cut: a near-miss of a real token is still a secret.
+const unknown = () =>
+  new ControllerError('TOKEN_UNKNOWN', 'The bearer token is not one this controller knows.')
+const tooSmall = (c: Context, client: Client) =>
+  new ControllerError(
+    'SCOPE_MISSING',
+    `${c.req.method} needs a token of scope write; the token of ${client.name} has scope ${client.scope}.`,
+  )

@@ -1,0 +1,118 @@
+// The REST listeners' connection budget: no client can hold descriptors the processes need.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Logger } from 'pino'
+import { burstLog } from '../burst-log.ts'
+import type { Metrics } from '../observe/metrics.ts'
+
+export type ConnectionGuardOptions = {
+  /** REST connections open at once (TCP and unix socket together, event streams included). */
+  maxConnections: number
+  /** A connection must have sent a whole request this long after it was accepted. */
+  firstRequestMs: number
+  log: Logger
+  metrics: Metrics
+  /** How often expired connections are looked for; 0: only when `sweep` is called (tests). */
+  sweepEveryMs?: number
+  now?: () => number
+}
+
+/** Closes a connection whose first request did not come in time (the server answers 408). */
+export type Expire = (socket: Socket) => void
+
+type Waiting = { deadline: number; expire: Expire; request?: IncomingMessage }
+
+/**
+ * Watches the REST servers' connections. A connection must send a whole first request within
+ * `firstRequestMs` of being accepted (node's own headersTimeout restarts at the first byte, so a
+ * byte every few seconds would hold it for ever). Past `maxConnections`, a new connection evicts
+ * the oldest one that has not sent a whole request yet (else the oldest idle keep-alive one):
+ * silent connections are the cheapest to lose, and refusing the newest instead would let anyone
+ * who got there first keep every real client out until the timeout. Only when every connection is
+ * busy (a request in flight, an event stream) is the new one closed at once.
+ */
+export function connectionGuard(options: ConnectionGuardOptions) {
+  const { maxConnections, firstRequestMs, metrics, now = () => performance.now() } = options
+  const live = new Set<Socket>()
+  const waiting = new Map<Socket, Waiting>() // in the order accepted, so deadlines ascend
+  const idle = new Set<Socket>() // keep-alive connections between requests
+  const logEvicted = burstLog(options.log, 'warn', 'REST connection evicted: over the limit')
+  const logRefused = burstLog(options.log, 'warn', 'REST connection refused: over the limit')
+
+  const forget = (socket: Socket) => {
+    live.delete(socket)
+    waiting.delete(socket)
+    idle.delete(socket)
+  }
+  /** The oldest connection without a whole request, else the oldest idle one. */
+  const victim = (): Socket | undefined => {
+    for (const [socket, w] of waiting) {
+      if (!w.request?.complete) return socket
+      waiting.delete(socket) // its request is in: it is being served
+    }
+    return idle.values().next().value
+  }
+  const admit = (socket: Socket, expire: Expire) => {
+    live.add(socket)
+    socket.once('close', () => forget(socket))
+    if (live.size > maxConnections) {
+      const oldest = victim()
+      const fields = { max: maxConnections, peer: socket.remoteAddress ?? 'unix socket' }
+      if (oldest) {
+        forget(oldest)
+        oldest.destroy()
+        metrics.observeDropped('api', 'evicted')
+        logEvicted(fields)
+      } else {
+        forget(socket)
+        socket.destroy()
+        metrics.observeDropped('api', 'refused')
+        logRefused(fields)
+        return
+      }
+    }
+    waiting.set(socket, { deadline: now() + firstRequestMs, expire })
+  }
+  const sweep = () => {
+    const time = now()
+    for (const [socket, w] of waiting) {
+      if (w.request?.complete) waiting.delete(socket)
+      else if (w.deadline > time) break
+      else {
+        waiting.delete(socket)
+        w.expire(socket)
+      }
+    }
+  }
+  const every = options.sweepEveryMs ?? Math.max(10, Math.min(250, firstRequestMs / 4))
+  const timer = every > 0 ? setInterval(sweep, every).unref() : undefined
+
+  return {
+    /** Puts a server's connections under the guard; `expire` answers one that timed out. */
+    watch(server: Server, expire: Expire) {
+      server.on('connection', (socket: Socket) => admit(socket, expire))
+      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        const { socket } = req
+        idle.delete(socket)
+        const w = waiting.get(socket)
+        if (w) w.request = req
+        res.once('finish', () => {
+          waiting.delete(socket)
+          if (live.has(socket) && !socket.destroyed) idle.add(socket)
+        })
+      })
+    },
+    /** Closes the connections whose first request is late (also run every `sweepEveryMs`). */
+    sweep,
+    /** Connections open now. */
+    get open() {
+      return live.size
+    },
+    /** Stops the sweeps (the controller's close). */
+    stop() {
+      clearInterval(timer)
+    },
+  }
+}
+
+export type ConnectionGuard = ReturnType<typeof connectionGuard>
