@@ -9,7 +9,15 @@ const root = join(import.meta.dirname, '..')
 rmSync(join(root, 'dist'), { recursive: true, force: true })
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli.ts', sim: 'src/sim/cli.ts', demo: 'src/demo.ts' },
+  entryPoints: {
+    cli: 'src/cli.ts',
+    sim: 'src/sim/cli.ts',
+    demo: 'src/demo.ts',
+    // The store's writer thread is started from its own file, found next to the bundle.
+    'store-writer': 'src/store/store-writer.js',
+  },
+  // A native module: node loads it from node_modules at run time.
+  external: ['better-sqlite3'],
   outdir: 'dist',
   bundle: true,
   platform: 'node',
