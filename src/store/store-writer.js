@@ -10,8 +10,6 @@ import { prepareWrites } from './writes.js'
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 const db = new Database(/** @type {{ path: string }} */ (workerData).path, { timeout: 5000 })
-// synchronous is a setting of the connection, not of the file: FULL fsyncs the WAL at each commit.
-db.pragma('synchronous = FULL')
 const commit = prepareWrites(db)
 
 port.on('message', (/** @type {ToWriter} */ message) => {
