@@ -10,6 +10,9 @@ import { prepareWrites } from './writes.js'
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 const db = new Database(/** @type {{ path: string }} */ (workerData).path, { timeout: 5000 })
+// SQLite's page cache grows to 16 MB per connection as better-sqlite3 builds it; the writer touches
+// the right edges of its indexes and the remembered rows: 2 MiB is plenty, and bounds the memory.
+db.pragma('cache_size = -2048')
 const commit = prepareWrites(db)
 
 port.on('message', (/** @type {ToWriter} */ message) => {

@@ -56,6 +56,7 @@ function openDatabase(file: string): Database.Database {
     if (db.pragma('journal_mode = WAL', { simple: true }) !== 'wal')
       throw new Error('the file system does not support write-ahead logging')
     db.pragma('synchronous = FULL')
+    db.pragma('cache_size = -2048') // 2 MiB, not better-sqlite3's 16 MB: it reads little
     migrate(db)
     return db
   } catch (error) {
