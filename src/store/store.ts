@@ -2,25 +2,23 @@
 // journal and a few values, in one SQLite database (WAL, synchronous=FULL) that one controller holds.
 import { join } from 'node:path'
 import type Database from 'better-sqlite3'
+import { DATABASE_FILE, openDatabase } from './database.ts'
 import { GroupCommit, type CommitStats } from './group-commit.ts'
 import { JournalReader, journalWrite } from './journal.ts'
 import type { JournalEntry, JournalQuery, JournalRecord } from './journal.ts'
 import { lockStateDir, type StateDirLock } from './lock.ts'
 import { RememberedConfigs } from './remembered.ts'
 import type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
-import { migrate } from './schema.ts'
-import { sqlite } from './sqlite.ts'
 import { ensureStateDir } from './state-dir.ts'
 import { StoreError } from './store-error.ts'
 import { prepareWrites } from './writes.js'
 
+export { DATABASE_FILE } from './database.ts'
 export type { CommitStats } from './group-commit.ts'
 export type { JournalCommand, JournalEntry, JournalQuery, JournalRecord } from './journal.ts'
 export type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
 export { StoreError, type StoreErrorCode } from './store-error.ts'
 
-/** The database file in the state directory (with its -wal and -shm files beside it). */
-export const DATABASE_FILE = 'spp-ctl.db'
 /** How long journal entries are kept unless told otherwise (--journal-keep DAYS). */
 export const DEFAULT_JOURNAL_KEEP_DAYS = 30
 const DAY_MS = 86_400_000
@@ -40,31 +38,14 @@ export type StoreOptions = {
 export function openStore(dir: string, options: StoreOptions = {}): Store {
   ensureStateDir(dir)
   const lock = lockStateDir(dir)
-  try {
-    return new Store(dir, lock, openDatabase(join(dir, DATABASE_FILE)), options)
-  } catch (error) {
-    lock.release()
-    throw error
-  }
-}
-
-function openDatabase(file: string): Database.Database {
   let db: Database.Database | undefined
   try {
-    db = new (sqlite())(file, { timeout: 5000 })
-    // WAL: the writer thread commits while this connection reads; a commit is one fsync of the log.
-    if (db.pragma('journal_mode = WAL', { simple: true }) !== 'wal')
-      throw new Error('the file system does not support write-ahead logging')
-    db.pragma('synchronous = FULL')
-    db.pragma('cache_size = -2048') // 2 MiB, not better-sqlite3's 16 MB: it reads little
-    migrate(db)
-    return db
+    db = openDatabase(join(dir, DATABASE_FILE))
+    return new Store(dir, lock, db, options)
   } catch (error) {
     db?.close()
-    if (error instanceof StoreError) throw error
-    throw new StoreError('STATE_DIR_UNUSABLE', `cannot open ${file}: ${(error as Error).message}`, {
-      cause: error,
-    })
+    lock.release()
+    throw error
   }
 }
 
@@ -162,6 +143,9 @@ export class Store {
   /** Journal entries, newest first, once the writes queued before the call were tried. */
   async journalQuery(query: JournalQuery): Promise<JournalRecord[]> {
     this.#assertOpen()
+    const { limit } = query
+    if (!(Number.isSafeInteger(limit) && limit >= 0))
+      throw new TypeError(`a journal limit is a non-negative integer, not ${limit}`)
     await this.#commit.sync().catch(() => {}) // a failed commit is sync()'s to report
     this.#assertOpen()
     return this.#journal.query(query)

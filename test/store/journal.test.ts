@@ -62,6 +62,11 @@ test('newest first, by time and then by id, at most limit entries', () =>
       ],
     )
     assert.equal(await minutesOf(store, { limit: 0 }), [])
+    for (const limit of [-1, 1.5])
+      await store.journalQuery({ limit }).then(
+        () => assert.unreachable(`limit ${limit} was taken`),
+        (error: Error) => assert.match(error.message, /limit/),
+      )
   }))
 
 test('filters by process, by who, since a time, and together', () =>
