@@ -6,9 +6,9 @@ import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } fr
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import Database from 'better-sqlite3'
 import type { Write } from '../../src/store/batch.ts'
 import { migrate } from '../../src/store/schema.ts'
+import { sqlite } from '../../src/store/sqlite.ts'
 import { openStore } from '../../src/store/store.ts'
 import { prepareWrites } from '../../src/store/writes.js'
 
@@ -76,7 +76,7 @@ function workerTarget(): Target {
 
 /** The alternative: the same writes committed on the main thread, one transaction per turn. */
 function mainTarget(): Target {
-  const db = new Database(join(dir, 'main.db'))
+  const db = new (sqlite())(join(dir, 'main.db'))
   db.pragma('journal_mode = WAL')
   migrate(db)
   const commit = prepareWrites(db)
