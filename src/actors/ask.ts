@@ -1,11 +1,11 @@
 // Asking a process: queue one command on its connection and wait for the decoded reply.
 import { ControllerError } from '../errors.ts'
 import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
-import { nfvCommands } from '../protocol/nfv.ts'
-import { pcapCommands } from '../protocol/pcap.ts'
-import { primaryCommands } from '../protocol/primary.ts'
-import type { Command, ProcessKind } from '../protocol/types.ts'
-import { mirrorCommands, vfCommands } from '../protocol/vf.ts'
+import { nfvCommands } from '../protocol/kinds/nfv.ts'
+import { pcapCommands } from '../protocol/kinds/pcap.ts'
+import { primaryCommands } from '../protocol/kinds/primary.ts'
+import type { Command, ProcessKind } from '../protocol/command.ts'
+import { mirrorCommands, vfCommands } from '../protocol/kinds/vf.ts'
 import { createJob, type JobOptions } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
 

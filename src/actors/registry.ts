@@ -1,7 +1,7 @@
 // Who is connected: one served connection per identity, claimants on standby, unsent commands held.
 import { EventEmitter } from 'node:events'
 import { ControllerError } from '../errors.ts'
-import type { ProcessKind, SecondaryKind } from '../protocol/types.ts'
+import type { ProcessKind, SecondaryKind } from '../protocol/command.ts'
 import { askStatus } from './ask.ts'
 import { refuse, type Job } from './job.ts'
 import { processLabel, type ProcessConnection } from './process-connection.ts'

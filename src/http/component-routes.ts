@@ -1,7 +1,7 @@
 // /v1/vfs and /v1/mirrors: status, components and their ports, the vf's classifier table.
 import { Hono, type Context } from 'hono'
 import * as v from 'valibot'
-import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/vf.ts'
+import { mirrorCommands, vfCommands, type ComponentCommands } from '../protocol/kinds/vf.ts'
 import { classifierWordOf } from '../protocol/era.ts'
 import { workerCores } from '../state/hazards.ts'
 import { json, noContent } from './json.ts'

@@ -1,6 +1,6 @@
 // /v1/nfvs/{client_id}: status, forwarding, ports, patches, exit.
 import { Hono, type Context } from 'hono'
-import { nfvCommands as nfv, type NfvInfo } from '../protocol/nfv.ts'
+import { nfvCommands as nfv, type NfvInfo } from '../protocol/kinds/nfv.ts'
 import { json, noContent } from './json.ts'
 import type { Processes, Target } from './processes.ts'
 import { Nfv1911PatchBody, Nfv1911PortsBody } from './schemas-2020.ts'

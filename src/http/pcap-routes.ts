@@ -1,8 +1,8 @@
 // /v1/pcaps/{client_id} (2019+ spp_pcap): status, capture start/stop, exit; and exit of a 2020 vf or mirror.
 import { Hono } from 'hono'
 import type { Registry } from '../actors/registry.ts'
-import { pcapCommands as pcap } from '../protocol/pcap.ts'
-import { exitCommand } from '../protocol/secondary-exit.ts'
+import { pcapCommands as pcap } from '../protocol/kinds/pcap.ts'
+import { exitCommand } from '../protocol/kinds/secondary-exit.ts'
 import { requireEra } from './era-guard.ts'
 import { json, noContent } from './json.ts'
 import type { Processes } from './processes.ts'

@@ -1,5 +1,5 @@
 // How answers word an nfv's status: the spec's Running/Idle, or the process's own running/idling.
-import { WIRE_STATUS, type NfvInfo } from '../protocol/nfv.ts'
+import { WIRE_STATUS, type NfvInfo } from '../protocol/kinds/nfv.ts'
 import type { TopologyDocument } from '../topology/read-topology.ts'
 
 /** `spec` (default): Running/Idle as the REST spec says; `wire`: as SPP's controller answered. */

@@ -1,7 +1,7 @@
 // GET /v1/processes and the primary's endpoints.
 import { Hono } from 'hono'
 import type { Registry } from '../actors/registry.ts'
-import { primaryCommands as primary } from '../protocol/primary.ts'
+import { primaryCommands as primary } from '../protocol/kinds/primary.ts'
 import { json, noContent } from './json.ts'
 import type { Processes } from './processes.ts'
 

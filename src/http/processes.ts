@@ -5,7 +5,7 @@ import { ask, askStatus } from '../actors/ask.ts'
 import { LONG_FRAME_BYTES } from '../protocol/padded-frames.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { Profile } from '../protocol/era.ts'
-import type { Command, ProcessKind, SecondaryKind } from '../protocol/types.ts'
+import type { Command, ProcessKind, SecondaryKind } from '../protocol/command.ts'
 import type { ProcessView } from '../state/process-view.ts'
 
 /** The process a request addresses, by identity: its connection is looked up when it is asked. */

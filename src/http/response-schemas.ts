@@ -1,6 +1,6 @@
 // Valibot schemas of the GET bodies, for the OpenAPI document (the routes' answers, as the spec has them).
 import * as v from 'valibot'
-import { PrimaryStatus } from '../protocol/primary.ts'
+import { PrimaryStatus } from '../protocol/kinds/primary.ts'
 
 const Int = v.pipe(v.number(), v.integer())
 const ClientId = v.pipe(Int, v.minValue(0))

@@ -1,6 +1,6 @@
 // The valibot schemas of request bodies and path segments: each value one safe token of a command.
 import * as v from 'valibot'
-import type { VlanTag } from '../protocol/vf.ts'
+import type { VlanTag } from '../protocol/kinds/vf.ts'
 
 // Every value here becomes one token of a space-separated process command: each schema admits only
 // strings that cannot split, extend or escape that token (no spaces, signs, leading zeros, quotes).

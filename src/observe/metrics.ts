@@ -4,9 +4,9 @@ import { ask } from '../actors/ask.ts'
 import { processLabel } from '../actors/process-connection.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
 import { eraLabel } from '../protocol/era.ts'
-import { primaryCommands, type PrimaryStatus } from '../protocol/primary.ts'
+import { primaryCommands, type PrimaryStatus } from '../protocol/kinds/primary.ts'
 import type { Result } from '../protocol/result.ts'
-import type { ProcessKind } from '../protocol/types.ts'
+import type { ProcessKind } from '../protocol/command.ts'
 
 const KINDS: ProcessKind[] = ['primary', 'nfv', 'vf', 'mirror', 'pcap']
 const ERAS = ['18.11', '2020', 'unknown'] // unknown: a vf or mirror whose status was not read yet

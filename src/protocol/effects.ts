@@ -1,9 +1,9 @@
 // What each command does to a process, as data: the one description of a command that the view,
 // the event stream and the metrics all derive from.
-import type { NfvInfo } from './nfv.ts'
-import type { PrimaryStatus } from './primary.ts'
-import type { Dir, MirrorInfo, StatusMarks, VfInfo, VlanTag } from './component-status.ts'
-import type { PcapInfo } from './pcap.ts'
+import type { NfvInfo } from './kinds/nfv.ts'
+import type { PrimaryStatus } from './kinds/primary.ts'
+import type { Dir, MirrorInfo, StatusMarks, VfInfo, VlanTag } from './kinds/component-status.ts'
+import type { PcapInfo } from './kinds/pcap.ts'
 
 /** A status read, with what it saw. */
 export type Observation =

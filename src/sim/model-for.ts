@@ -1,5 +1,5 @@
 // Which model plays a simulated process: its kind and its SPP era.
-import type { ProcessKind } from '../protocol/types.ts'
+import type { ProcessKind } from '../protocol/command.ts'
 import { Nfv2020Model } from './era2020/nfv.ts'
 import { PcapModel } from './era2020/pcap.ts'
 import { Primary2020Model } from './era2020/primary.ts'

@@ -1,6 +1,12 @@
 // A vf's or mirror's view: its components with their ports and vlan settings, its classifier table.
 import type { ClassifierChange, Effect } from '../protocol/effects.ts'
-import type { ClassifierEntry, ComponentEntry, Dir, PortObject, VlanTag } from '../protocol/vf.ts'
+import type {
+  ClassifierEntry,
+  ComponentEntry,
+  Dir,
+  PortObject,
+  VlanTag,
+} from '../protocol/kinds/vf.ts'
 
 export type ComponentView = {
   kind: 'vf' | 'mirror'

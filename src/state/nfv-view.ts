@@ -1,7 +1,7 @@
 // An nfv's view: forwarding status, ports and patches, kept as its status reply shows them.
 import type { Effect } from '../protocol/effects.ts'
-import type { NfvInfo } from '../protocol/nfv.ts'
-import type { NfvStatus } from '../protocol/types.ts'
+import type { NfvInfo } from '../protocol/kinds/nfv.ts'
+import type { NfvStatus } from '../protocol/command.ts'
 
 type Patch = NfvInfo['patches'][number]
 export type NfvView = { kind: 'nfv'; status?: NfvStatus; ports?: string[]; patches?: Patch[] }

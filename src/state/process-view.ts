@@ -1,9 +1,9 @@
 // What the controller knows of each process, and how every command's effect changes it.
 import type { Effect } from '../protocol/effects.ts'
-import type { PcapInfo } from '../protocol/pcap.ts'
-import type { PrimaryStatus } from '../protocol/primary.ts'
+import type { PcapInfo } from '../protocol/kinds/pcap.ts'
+import type { PrimaryStatus } from '../protocol/kinds/primary.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
-import type { ProcessKind } from '../protocol/types.ts'
+import type { ProcessKind } from '../protocol/command.ts'
 import { nextComponentView, type ComponentView } from './component-view.ts'
 import { nextNfvView, type NfvView } from './nfv-view.ts'
 

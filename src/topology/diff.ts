@@ -1,6 +1,6 @@
 // What a desired document changes, per process, as lines a user reads: + added, - removed, ~ changed.
-import type { NfvInfo } from '../protocol/nfv.ts'
-import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
+import type { NfvInfo } from '../protocol/kinds/nfv.ts'
+import type { MirrorInfo, VfInfo } from '../protocol/kinds/vf.ts'
 import type { DesiredDocument } from './document.ts'
 import { componentsOf, entryOf, useText, UNTAGGED, type Component } from './normalize.ts'
 import { wantedNfv } from './plan-nfv.ts'

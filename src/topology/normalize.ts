@@ -1,5 +1,5 @@
 // Live and desired vf/mirror state in one comparable shape: components, port uses, classifier entries.
-import type { ComponentEntry, PortObject, VlanTag } from '../protocol/vf.ts'
+import type { ComponentEntry, PortObject, VlanTag } from '../protocol/kinds/vf.ts'
 import type { DesiredVf } from './document.ts'
 
 /** A queue as a 2020 process lists it (`phy:0 nq 1`), spelled as its commands take it (`phy:0nq1`). */

@@ -1,5 +1,5 @@
 // The vf and mirror part of a plan: classifier entries, components and their ports, in safe order.
-import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
+import type { MirrorInfo, VfInfo } from '../protocol/kinds/vf.ts'
 import type { DesiredMirror, DesiredVf } from './document.ts'
 import {
   componentsOf,

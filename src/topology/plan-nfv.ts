@@ -1,5 +1,5 @@
 // The nfv part of a plan: forwarding, ports and patches, in the order a real spp_nfv accepts.
-import type { NfvInfo } from '../protocol/nfv.ts'
+import type { NfvInfo } from '../protocol/kinds/nfv.ts'
 import type { DesiredNfv } from './document.ts'
 import { wire } from './normalize.ts'
 import { Refused, type Context, type Phased, type Step } from './steps.ts'

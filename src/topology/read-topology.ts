@@ -2,10 +2,10 @@
 import { askStatus } from '../actors/ask.ts'
 import type { JobOptions } from '../actors/job.ts'
 import type { Registry } from '../actors/registry.ts'
-import type { NfvInfo } from '../protocol/nfv.ts'
-import type { PcapInfo } from '../protocol/pcap.ts'
-import type { PrimaryStatus } from '../protocol/primary.ts'
-import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
+import type { NfvInfo } from '../protocol/kinds/nfv.ts'
+import type { PcapInfo } from '../protocol/kinds/pcap.ts'
+import type { PrimaryStatus } from '../protocol/kinds/primary.ts'
+import type { MirrorInfo, VfInfo } from '../protocol/kinds/vf.ts'
 
 /** A process that could not be read within the command timeout. */
 export type Unreadable = { error: string }

@@ -3,9 +3,9 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { answer, createJob, live, refuse } from '../../src/actors/job.ts'
 import type { ControllerError } from '../../src/errors.ts'
-import { nfvCommands as nfv, type NfvInfo } from '../../src/protocol/nfv.ts'
+import { nfvCommands as nfv, type NfvInfo } from '../../src/protocol/kinds/nfv.ts'
 import { fail, ok } from '../../src/protocol/result.ts'
-import type { Command } from '../../src/protocol/types.ts'
+import type { Command } from '../../src/protocol/command.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 
 const RUNNING = fixedReply('{"client-id":1,"status":"running","ports":[],"patches":[]}')

@@ -5,7 +5,7 @@ import type { Job } from '../../src/actors/job.ts'
 import { processConnection } from '../../src/actors/process-connection.ts'
 import type { LinkEvent, LinkInput } from '../../src/actors/socket-link.ts'
 import { silentLogger } from '../../src/logger.ts'
-import type { Command } from '../../src/protocol/types.ts'
+import type { Command } from '../../src/protocol/command.ts'
 
 /** A process connection whose socket is a script: see what it writes, play what the process says. */
 export function fakeConnection(

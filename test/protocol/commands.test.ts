@@ -1,10 +1,10 @@
 // Every command builder (primary, nfv, vf, mirror) in one table: its line, its effect, its metric.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { nfvCommands as nfv } from '../../src/protocol/nfv.ts'
-import { primaryCommands as primary } from '../../src/protocol/primary.ts'
-import type { Command } from '../../src/protocol/types.ts'
-import { mirrorCommands as mirror, vfCommands as vf } from '../../src/protocol/vf.ts'
+import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
+import { primaryCommands as primary } from '../../src/protocol/kinds/primary.ts'
+import type { Command } from '../../src/protocol/command.ts'
+import { mirrorCommands as mirror, vfCommands as vf } from '../../src/protocol/kinds/vf.ts'
 
 test('every builder produces the exact command line of the protocol', () => {
   const cases: [string, string][] = [

@@ -1,12 +1,12 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { classifierWordOf, learnProfile, primaryEra } from '../../src/protocol/era.ts'
-import { nfvCommands } from '../../src/protocol/nfv.ts'
+import { nfvCommands } from '../../src/protocol/kinds/nfv.ts'
 import { paddedResult } from '../../src/protocol/padded-result.ts'
-import { pcapCommands } from '../../src/protocol/pcap.ts'
-import { primary2020Commands } from '../../src/protocol/primary-2020.ts'
-import { mirrorCommands, vfCommands } from '../../src/protocol/vf.ts'
-import { effectOf } from '../../src/protocol/types.ts'
+import { pcapCommands } from '../../src/protocol/kinds/pcap.ts'
+import { primary2020Commands } from '../../src/protocol/kinds/primary-2020.ts'
+import { mirrorCommands, vfCommands } from '../../src/protocol/kinds/vf.ts'
+import { effectOf } from '../../src/protocol/command.ts'
 import { MIRROR_STATUS, pad, PCAP_STATUS, VF_STATUS } from '../helpers/peer-2020.ts'
 
 test('primary/nfv results: an echo is done, succeeded is done, failed is the process refusing', () => {

@@ -2,7 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Effect } from '../../src/protocol/effects.ts'
-import type { ComponentEntry } from '../../src/protocol/vf.ts'
+import type { ComponentEntry } from '../../src/protocol/kinds/vf.ts'
 import { nextComponentView, type ComponentView } from '../../src/state/component-view.ts'
 
 const NONE = { operation: 'none', id: 0, pcp: 0 }

@@ -1,7 +1,7 @@
 // The primary's view after each command, and nextView's dispatch by kind: a typed failure, never a throw.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { PrimaryStatus } from '../../src/protocol/primary.ts'
+import type { PrimaryStatus } from '../../src/protocol/kinds/primary.ts'
 import { emptyView, nextView, type ProcessView } from '../../src/state/process-view.ts'
 
 const status: PrimaryStatus = {

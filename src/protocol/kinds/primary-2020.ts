@@ -1,9 +1,9 @@
 // The commands only a 2020-era primary has: ports, its forwarder, patches, launch, flow rules.
 import * as v from 'valibot'
-import type { Change } from './effects.ts'
-import { paddedResult } from './padded-result.ts'
-import { decodeJsonText } from './replies.ts'
-import type { Command } from './types.ts'
+import type { Change } from '../effects.ts'
+import { paddedResult } from '../padded-result.ts'
+import { decodeJsonText } from '../replies.ts'
+import type { Command } from '../command.ts'
 
 const change = (line: string, metric: string, effect: Change, long = false): Command => ({
   read: false,

@@ -9,9 +9,9 @@ import {
   type VfInfo,
   type VlanTag,
 } from './component-status.ts'
-import type { Change } from './effects.ts'
-import { once } from './replies.ts'
-import type { Command } from './types.ts'
+import type { Change } from '../effects.ts'
+import { once } from '../replies.ts'
+import type { Command } from '../command.ts'
 
 export type {
   ClassifierEntry,

@@ -1,10 +1,10 @@
 // The nfv (and vm) commands, and its status reply in the spec's words.
 import * as v from 'valibot'
-import type { Change } from './effects.ts'
-import { decodeJsonText, once } from './replies.ts'
-import { paddedResult } from './padded-result.ts'
-import { ok, type Result } from './result.ts'
-import type { Command, NfvStatus } from './types.ts'
+import type { Change } from '../effects.ts'
+import { decodeJsonText, once } from '../replies.ts'
+import { paddedResult } from '../padded-result.ts'
+import { ok, type Result } from '../result.ts'
+import type { Command, NfvStatus } from '../command.ts'
 
 const Lcore = v.pipe(v.number(), v.integer(), v.minValue(0))
 const NfvStatusReply = v.object({

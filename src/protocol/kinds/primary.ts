@@ -1,10 +1,10 @@
 // The primary's commands and its status reply (port counters).
 import * as v from 'valibot'
-import { decodeJsonText, once } from './replies.ts'
-import { paddedResult } from './padded-result.ts'
-import { ok, type Result } from './result.ts'
-import { cString, parseJson } from './text.ts'
-import type { Command } from './types.ts'
+import { decodeJsonText, once } from '../replies.ts'
+import { paddedResult } from '../padded-result.ts'
+import { ok, type Result } from '../result.ts'
+import { cString, parseJson } from '../text.ts'
+import type { Command } from '../command.ts'
 
 const Counter = v.pipe(v.number(), v.integer(), v.minValue(0))
 const PhyPort = v.looseObject({

@@ -1,9 +1,9 @@
 // The spp_pcap commands (2019 and later) and its status, which GET /v1/pcaps/{id} answers verbatim.
 import * as v from 'valibot'
 import { acknowledged } from './component-status.ts'
-import type { Change } from './effects.ts'
-import { decodeResults, once } from './replies.ts'
-import type { Command } from './types.ts'
+import type { Change } from '../effects.ts'
+import { decodeResults, once } from '../replies.ts'
+import type { Command } from '../command.ts'
 
 const Int = v.pipe(v.number(), v.integer())
 const Core = v.looseObject({

@@ -1,7 +1,7 @@
 // The status reply of a vf or mirror, decoded into the REST bodies of GET /v1/vfs and /v1/mirrors.
 import * as v from 'valibot'
-import { decodeResults } from './replies.ts'
-import { ok, type Result } from './result.ts'
+import { decodeResults } from '../replies.ts'
+import { ok, type Result } from '../result.ts'
 
 const Int = v.pipe(v.number(), v.integer())
 const Vlan = v.object({ operation: v.string(), id: Int, pcp: Int })

@@ -1,11 +1,11 @@
 // The handshake: who answered `_get_client_id` (or the primary's `status` probe), and in which era.
 import * as v from 'valibot'
 import { handshakeEra, primaryEra, type Era } from './era.ts'
-import { PrimaryStatus } from './primary.ts'
+import { PrimaryStatus } from './kinds/primary.ts'
 import { decodeJsonText, decodeResults } from './replies.ts'
 import { fail, ok, type Result } from './result.ts'
 import { cString, preview } from './text.ts'
-import type { ProcessKind, SecondaryKind } from './types.ts'
+import type { ProcessKind, SecondaryKind } from './command.ts'
 
 /** The handshake command sent to every secondary right after it connects. */
 export const GET_CLIENT_ID = '_get_client_id'

@@ -1,7 +1,7 @@
 // The handshake: who answered _get_client_id (an 18.11 nfv in decimal, the rest in JSON), and the primary's probe.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { decodeClientId, HANDSHAKES } from '../../src/protocol/client-id.ts'
+import { decodeClientId, HANDSHAKES } from '../../src/protocol/handshake.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 
 const json = (text: string) => Buffer.from(text, 'latin1')
