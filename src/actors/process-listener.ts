@@ -4,7 +4,8 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import type { Logger } from 'pino'
 import { createActor } from 'xstate'
 import { refuse } from './job.ts'
-import { processConnection, processLabel, type ProcessConnection } from './process-connection.ts'
+import { processLabel } from './label.ts'
+import { processConnection, type ProcessConnection } from './process-connection.ts'
 import type { Registry } from './registry.ts'
 
 export type ProcessListenerOptions = {

@@ -1,12 +1,11 @@
 // Prometheus metrics (prom-client) of the controller and its processes, served at GET /metrics.
 import { Counter, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client'
 import { ask } from '../actors/ask.ts'
-import { processLabel } from '../actors/process-connection.ts'
+import { describe } from '../actors/describe.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
-import { eraLabel } from '../protocol/era.ts'
-import { primaryCommands, type PrimaryStatus } from '../protocol/kinds/primary.ts'
+import type { PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
+import { primaryCommands } from '../protocol/kinds/primary.ts'
 import type { Result } from '../protocol/result.ts'
-import type { ProcessKind } from '../protocol/command.ts'
 
 const KINDS: ProcessKind[] = ['primary', 'nfv', 'vf', 'mirror', 'pcap']
 const ERAS = ['18.11', '2020', 'unknown'] // unknown: a vf or mirror whose status was not read yet
@@ -67,7 +66,7 @@ export function createMetrics(processes: Registry) {
     collect() {
       const counts = new Map<string, number>()
       for (const { kind, connection } of processes.entries()) {
-        const key = `${kind} ${eraLabel(connection.getSnapshot().context.profile)}`
+        const key = `${kind} ${describe(connection).era}`
         counts.set(key, (counts.get(key) ?? 0) + 1)
       }
       for (const kind of KINDS)
@@ -81,9 +80,9 @@ export function createMetrics(processes: Registry) {
     registers,
     collect() {
       this.reset()
-      for (const { kind, clientId, connection } of processes.entries()) {
-        const { queue, current } = connection.getSnapshot().context
-        this.set({ process: processLabel({ kind, clientId }) }, queue.length + (current ? 1 : 0))
+      for (const { connection } of processes.entries()) {
+        const { label, queueDepth } = describe(connection)
+        this.set({ process: label }, queueDepth)
       }
     },
   })
@@ -103,7 +102,7 @@ export function createMetrics(processes: Registry) {
   const lastRead = (): { status: PrimaryStatus; readAt: number } | undefined => {
     const primary = processes.entries().find((e) => e.kind === 'primary')
     if (!primary) return undefined
-    const { view } = primary.connection.getSnapshot().context
+    const { view } = describe(primary.connection)
     refresh(primary)
     return view?.kind === 'primary' && view.status && view.readAt !== undefined
       ? { status: view.status, readAt: view.readAt }

@@ -1,12 +1,8 @@
-// The vocabulary of the wire protocol: process kinds, commands and what a command does.
+// A command for one process: the line sent, how its reply is read, and what it does, as data.
 import type { Change, Effect } from './effects.ts'
 import type { Result } from './result.ts'
 
-export type ProcessKind = 'primary' | 'nfv' | 'vf' | 'mirror' | 'pcap'
-export type SecondaryKind = Exclude<ProcessKind, 'primary'>
-
-/** An nfv's forwarding state, as the REST spec spells it (the wire says running/idling). */
-export type NfvStatus = 'Running' | 'Idle'
+export type { ProcessKind, SecondaryKind } from './bodies.ts'
 
 /** Reads a reply frame; never throws. */
 export type Decoder<T> = (frame: Buffer) => Result<T>
@@ -35,3 +31,21 @@ export type Command<T = undefined> =
 /** What a successful reply to this command says about the process. */
 export const effectOf = <T>(command: Command<T>, value: T): Effect =>
   command.read ? command.observe(value) : command.effect
+
+/** A change whose reply says only whether it was done (`decode`: success or the process's error). */
+export const change = (
+  line: string,
+  metric: string,
+  effect: Change,
+  decode: Decoder<undefined>,
+  extra: Pick<CommandBase<undefined>, 'long' | 'closes'> = {},
+): Command => ({ read: false, line, decode, metric, effect, ...extra })
+
+/** A `status` read: decoded once per reply however many requests share it (see `once`). */
+export const statusRead = <T>(decode: Decoder<T>, observe: (value: T) => Effect): Command<T> => ({
+  read: true,
+  line: 'status',
+  decode,
+  metric: 'status',
+  observe,
+})

@@ -1,17 +1,16 @@
 // What each command does to a process, as data: the one description of a command that the view,
 // the event stream and the metrics all derive from.
-import type { NfvInfo } from './kinds/nfv.ts'
-import type { PrimaryStatus } from './kinds/primary.ts'
-import type { Dir, MirrorInfo, StatusMarks, VfInfo, VlanTag } from './kinds/component-status.ts'
-import type { PcapInfo } from './kinds/pcap.ts'
+import type { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from './bodies.ts'
+import type { Shown } from './release.ts'
+import type { Dir, VlanTag } from './tokens.ts'
 
-/** A status read, with what it saw. */
+/** A status read, with what it saw and what it showed of the process's release. */
 export type Observation =
-  | { kind: 'primary.read'; status: PrimaryStatus }
-  | { kind: 'nfv.read'; info: NfvInfo }
-  | { kind: 'vf.read'; info: VfInfo; marks?: StatusMarks }
-  | { kind: 'mirror.read'; info: MirrorInfo; marks?: StatusMarks }
-  | { kind: 'pcap.read'; info: PcapInfo }
+  | { kind: 'primary.read'; status: PrimaryStatus; shows: Shown }
+  | { kind: 'nfv.read'; info: NfvInfo; shows: Shown }
+  | { kind: 'vf.read'; info: VfInfo; shows: Shown }
+  | { kind: 'mirror.read'; info: MirrorInfo; shows: Shown }
+  | { kind: 'pcap.read'; info: PcapInfo; shows: Shown }
 
 /** A change a process made on request. */
 export type Change =
@@ -42,3 +41,8 @@ export type ClassifierChange = {
 }
 
 export type Effect = Observation | Change
+
+/** The end of every switch over effects: an effect added to the union fails to compile there. */
+export function unhandled(effect: never): never {
+  throw new Error(`unhandled effect ${JSON.stringify(effect)}`)
+}

@@ -1,12 +1,7 @@
 // A vf's or mirror's view: its components with their ports and vlan settings, its classifier table.
-import type { ClassifierChange, Effect } from '../protocol/effects.ts'
-import type {
-  ClassifierEntry,
-  ComponentEntry,
-  Dir,
-  PortObject,
-  VlanTag,
-} from '../protocol/kinds/vf.ts'
+import type { ClassifierEntry, ComponentEntry, PortObject } from '../protocol/bodies.ts'
+import { unhandled, type ClassifierChange, type Effect } from '../protocol/effects.ts'
+import { portParts, type Dir, type VlanTag } from '../protocol/tokens.ts'
 
 export type ComponentView = {
   kind: 'vf' | 'mirror'
@@ -18,9 +13,8 @@ export type ComponentView = {
 
 const PORT_ORDER = ['phy', 'vhost', 'ring']
 const portOrder = (a: string, b: string) => {
-  const [ta = '', na = ''] = a.split(':')
-  const [tb = '', nb = ''] = b.split(':')
-  return PORT_ORDER.indexOf(ta) - PORT_ORDER.indexOf(tb) || Number(na) - Number(nb)
+  const [pa, pb] = [portParts(a), portParts(b)]
+  return PORT_ORDER.indexOf(pa.type) - PORT_ORDER.indexOf(pb.type) || pa.index - pb.index
 }
 
 const portEntry = (kind: ComponentView['kind'], port: string, vlan?: VlanTag): PortObject =>
@@ -109,7 +103,21 @@ export function nextComponentView(view: ComponentView, effect: Effect): Componen
       return view.kind === 'vf' ? classifier(view, effect) : undefined
     case 'exit':
       return view
-    default:
+    case 'primary.read':
+    case 'nfv.read':
+    case 'pcap.read':
+    case 'primary.clear':
+    case 'primary.changed':
+    case 'pcap.start':
+    case 'pcap.stop':
+    case 'nfv.forward':
+    case 'nfv.stop':
+    case 'port.add':
+    case 'port.del':
+    case 'patch.set':
+    case 'patch.reset':
       return undefined
+    default:
+      return unhandled(effect)
   }
 }

@@ -1,7 +1,6 @@
 // An nfv's view: forwarding status, ports and patches, kept as its status reply shows them.
-import type { Effect } from '../protocol/effects.ts'
-import type { NfvInfo } from '../protocol/kinds/nfv.ts'
-import type { NfvStatus } from '../protocol/command.ts'
+import { unhandled, type Effect } from '../protocol/effects.ts'
+import type { NfvInfo, NfvStatus } from '../protocol/bodies.ts'
 
 type Patch = NfvInfo['patches'][number]
 export type NfvView = { kind: 'nfv'; status?: NfvStatus; ports?: string[]; patches?: Patch[] }
@@ -56,7 +55,22 @@ export function nextNfvView(view: NfvView, effect: Effect): NfvView | undefined 
       return { ...view, patches: [] }
     case 'exit':
       return view
-    default:
+    case 'primary.read':
+    case 'vf.read':
+    case 'mirror.read':
+    case 'pcap.read':
+    case 'primary.clear':
+    case 'primary.changed':
+    case 'pcap.start':
+    case 'pcap.stop':
+    case 'component.start':
+    case 'component.stop':
+    case 'port.attach':
+    case 'port.detach':
+    case 'classifier.add':
+    case 'classifier.del':
       return undefined
+    default:
+      return unhandled(effect)
   }
 }

@@ -1,14 +1,14 @@
 // What the controller knows of each process, and how every command's effect changes it.
-import type { Effect } from '../protocol/effects.ts'
-import type { PcapInfo } from '../protocol/kinds/pcap.ts'
-import type { PrimaryStatus } from '../protocol/kinds/primary.ts'
+import type { PcapInfo, PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
+import { unhandled, type Effect } from '../protocol/effects.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
-import type { ProcessKind } from '../protocol/command.ts'
 import { nextComponentView, type ComponentView } from './component-view.ts'
 import { nextNfvView, type NfvView } from './nfv-view.ts'
 
 /** The primary: its port counters as last read, and when (ms since the epoch). */
 export type PrimaryView = { kind: 'primary'; status?: PrimaryStatus; readAt?: number }
+/** A pcap: its capture status and lcores as last read. */
+export type PcapView = { kind: 'pcap'; info?: PcapInfo }
 
 /**
  * A process's state as the controller knows it: refreshed from every status reply and updated by
@@ -16,14 +16,12 @@ export type PrimaryView = { kind: 'primary'; status?: PrimaryStatus; readAt?: nu
  */
 export type ProcessView = PrimaryView | NfvView | ComponentView | PcapView
 
-/** A pcap: its capture status and lcores as last read. */
-export type PcapView = { kind: 'pcap'; info?: PcapInfo }
-
 export type { ComponentView, NfvView }
 
 export const emptyView = (kind: ProcessKind): ProcessView => ({ kind })
 
-function nextPcapView(view: PcapView, effect: Effect): PcapView | undefined {
+/** The pcap's view after a successful command, or undefined for an effect no pcap has. */
+export function nextPcapView(view: PcapView, effect: Effect): PcapView | undefined {
   switch (effect.kind) {
     case 'pcap.read':
       return { kind: 'pcap', info: effect.info }
@@ -31,8 +29,27 @@ function nextPcapView(view: PcapView, effect: Effect): PcapView | undefined {
     case 'pcap.stop':
     case 'exit':
       return view // the workers change state asynchronously: the next read tells
-    default:
+    case 'primary.read':
+    case 'nfv.read':
+    case 'vf.read':
+    case 'mirror.read':
+    case 'primary.clear':
+    case 'primary.changed':
+    case 'nfv.forward':
+    case 'nfv.stop':
+    case 'port.add':
+    case 'port.del':
+    case 'patch.set':
+    case 'patch.reset':
+    case 'component.start':
+    case 'component.stop':
+    case 'port.attach':
+    case 'port.detach':
+    case 'classifier.add':
+    case 'classifier.del':
       return undefined
+    default:
+      return unhandled(effect)
   }
 }
 
@@ -42,10 +59,11 @@ const zero = (status: PrimaryStatus): PrimaryStatus => ({
   ring_ports: status.ring_ports.map((r) => ({ ...r, rx: 0, rx_drop: 0, tx: 0, tx_drop: 0 })),
 })
 
-function nextPrimaryView(view: PrimaryView, effect: Effect, now: number): PrimaryView | undefined {
+/** The primary's view after a successful command, or undefined for an effect no primary has. */
+export function nextPrimaryView(view: PrimaryView, effect: Effect, now: number) {
   switch (effect.kind) {
     case 'primary.read':
-      return { kind: 'primary', status: effect.status, readAt: now }
+      return { kind: 'primary', status: effect.status, readAt: now } satisfies PrimaryView
     case 'primary.clear':
       return view.status ? { ...view, status: zero(view.status) } : view
     case 'exit':
@@ -55,8 +73,23 @@ function nextPrimaryView(view: PrimaryView, effect: Effect, now: number): Primar
     case 'patch.set':
     case 'patch.reset':
       return view
-    default:
+    case 'nfv.read':
+    case 'vf.read':
+    case 'mirror.read':
+    case 'pcap.read':
+    case 'pcap.start':
+    case 'pcap.stop':
+    case 'nfv.forward':
+    case 'nfv.stop':
+    case 'component.start':
+    case 'component.stop':
+    case 'port.attach':
+    case 'port.detach':
+    case 'classifier.add':
+    case 'classifier.del':
       return undefined
+    default:
+      return unhandled(effect)
   }
 }
 

@@ -1,9 +1,7 @@
 // Live and desired vf/mirror state in one comparable shape: components, port uses, classifier entries.
-import type { ComponentEntry, PortObject, VlanTag } from '../protocol/kinds/vf.ts'
+import type { ComponentEntry, PortObject } from '../protocol/bodies.ts'
+import type { VlanTag } from '../protocol/tokens.ts'
 import type { DesiredVf } from './document.ts'
-
-/** A queue as a 2020 process lists it (`phy:0 nq 1`), spelled as its commands take it (`phy:0nq1`). */
-export const wire = (port: string) => port.replace(' nq ', 'nq')
 
 /** A port attached in one direction, with its vlan setting (none: undefined). */
 export type PortUse = { port: string; vlan?: VlanTag }

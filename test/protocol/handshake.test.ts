@@ -8,24 +8,24 @@ const json = (text: string) => Buffer.from(text, 'latin1')
 
 test('_get_client_id replies of every kind identify the process', () => {
   const cases: [Buffer, unknown][] = [
-    [fixedReply('1'), { kind: 'nfv', clientId: 1, era: '18.11' }],
-    [fixedReply('12'), { kind: 'nfv', clientId: 12, era: '18.11' }],
-    [fixedReply('0'), { kind: 'nfv', clientId: 0, era: '18.11' }],
+    [fixedReply('1'), { kind: 'nfv', clientId: 1, shows: { release: '18.11' } }],
+    [fixedReply('12'), { kind: 'nfv', clientId: 12, shows: { release: '18.11' } }],
+    [fixedReply('0'), { kind: 'nfv', clientId: 0, shows: { release: '18.11' } }],
     [
       json('{"results":[{"result":"success"}],"client_id":5,"process_type":"nfv"}'),
-      { kind: 'nfv', clientId: 5, era: '2020' },
+      { kind: 'nfv', clientId: 5, shows: { release: '18.08.2' } },
     ],
     [
       json('{ "results": [ { "result": "success" } ], "client_id": 4, "process_type": "pcap" }'),
-      { kind: 'pcap', clientId: 4, era: '2020' },
+      { kind: 'pcap', clientId: 4, shows: { release: '18.08.2' } },
     ],
     [
       json('{ "results": [ { "result": "success" } ], "client_id": 2, "process_type": "vf" }'),
-      { kind: 'vf', clientId: 2 },
+      { kind: 'vf', clientId: 2, shows: { release: '18.11' } },
     ],
     [
       json('{ "results": [ { "result": "success" } ], "client_id": 3, "process_type": "mirror" }'),
-      { kind: 'mirror', clientId: 3 },
+      { kind: 'mirror', clientId: 3, shows: { release: '18.11' } },
     ],
   ]
   for (const [frame, expected] of cases) {
@@ -60,7 +60,7 @@ test('the primary is identified only by a reply that is a primary status', () =>
   assert.is(line, 'status')
   assert.equal(decode(fixedReply('{"phy_ports": [], "ring_ports": []}')), {
     ok: true,
-    value: { kind: 'primary', era: '18.11' },
+    value: { kind: 'primary', shows: { release: '18.11' } },
   })
   assert.is(decode(fixedReply('1')).ok, false, 'an nfv answering on the primary port')
   assert.is(decode(fixedReply('{"phy_ports": []}')).ok, false)

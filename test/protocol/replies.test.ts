@@ -3,7 +3,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { nfvCommands } from '../../src/protocol/kinds/nfv.ts'
 import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
-import { mirrorCommands, vfCommands } from '../../src/protocol/kinds/vf.ts'
+import { mirrorCommands } from '../../src/protocol/kinds/mirror.ts'
+import { vfCommands } from '../../src/protocol/kinds/vf.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 
 const json = (text: string) => Buffer.from(text, 'latin1')

@@ -2,7 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Effect } from '../../src/protocol/effects.ts'
-import type { ComponentEntry } from '../../src/protocol/kinds/vf.ts'
+import type { ComponentEntry } from '../../src/protocol/bodies.ts'
 import { nextComponentView, type ComponentView } from '../../src/state/component-view.ts'
 
 const NONE = { operation: 'none', id: 0, pcp: 0 }
@@ -38,6 +38,7 @@ const TABLE: [string, ComponentView, Effect, ComponentView | undefined][] = [
     vf,
     {
       kind: 'vf.read',
+      shows: { release: '18.11' } as const,
       info: { 'client-id': 2, ports: ['phy:0'], components: [], classifier_table: [] },
     },
     { kind: 'vf', ports: ['phy:0'], components: [], classifier_table: [] },
@@ -45,13 +46,21 @@ const TABLE: [string, ComponentView, Effect, ComponentView | undefined][] = [
   [
     'a mirror read has no classifier table',
     mirror,
-    { kind: 'mirror.read', info: { 'client-id': 3, ports: [], components: [] } },
+    {
+      kind: 'mirror.read',
+      info: { 'client-id': 3, ports: [], components: [] },
+      shows: { release: '18.11' } as const,
+    },
     { kind: 'mirror', ports: [], components: [] },
   ],
   [
     "a vf's read is not a mirror's",
     mirror,
-    { kind: 'vf.read', info: { 'client-id': 2, ports: [], components: [], classifier_table: [] } },
+    {
+      kind: 'vf.read',
+      info: { 'client-id': 2, ports: [], components: [], classifier_table: [] },
+      shows: { release: '18.11' } as const,
+    },
     undefined,
   ],
   [

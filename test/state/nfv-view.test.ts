@@ -20,7 +20,7 @@ const TABLE: [string, NfvView, Effect, NfvView | undefined][] = [
   [
     'a read replaces everything',
     base,
-    { kind: 'nfv.read', info },
+    { kind: 'nfv.read', info, shows: { release: '18.11' } as const },
     { kind: 'nfv', status: 'Idle', ports: ['phy:0'], patches: [] },
   ],
   [

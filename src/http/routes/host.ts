@@ -1,10 +1,12 @@
-// GET /v1/cpu_layout (from this host's sysfs) and GET /v1/cpu_usage (from every process's status).
+// GET /v1/processes (never contacts a process), /v1/cpu_layout (this host's sysfs), /v1/cpu_usage.
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { Hono } from 'hono'
-import { askStatus } from '../actors/ask.ts'
-import type { ProcessEntry, Registry } from '../actors/registry.ts'
-import { json, noContent } from './json.ts'
+import * as v from 'valibot'
+import { askStatus } from '../../actors/ask.ts'
+import type { ProcessEntry } from '../../actors/registry.ts'
+import { ProcessList } from '../../protocol/bodies.ts'
+import { json, noContent } from '../json.ts'
+import type { Route } from '../route.ts'
 
 type Layout = { socket_id: number; cores: { core_id: number; lcores: number[] }[] }[]
 
@@ -67,21 +69,48 @@ export function usageOf(entry: ProcessEntry, status: Record<string, unknown>): U
   return { ...id, 'master-lcore': master, lcores: [master, ...cores.map((c) => c.core)] }
 }
 
-/** The cpu endpoints of SPP's 2020 controller; no helper script, no process for the layout. */
-export const cpuRoutes = (registry: Registry, sysfsCpu = '/sys/devices/system/cpu') =>
-  new Hono()
-    .get('/cpu_layout', async (c) => {
+const Int = v.pipe(v.number(), v.integer())
+
+/** The listing of processes, and the cpu endpoints of SPP's 2020 controller (no helper script). */
+export const hostRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/v1/processes',
+    summary: 'The connected processes',
+    success: ProcessList,
+    handle: (c, { registry }) => json(c, registry.list()),
+  },
+  {
+    method: 'get',
+    path: '/v1/cpu_layout',
+    summary: "This host's sockets, cores and lcores (from sysfs; 204 where sysfs cannot be read)",
+    success: v.array(
+      v.object({
+        socket_id: Int,
+        cores: v.array(v.object({ core_id: Int, lcores: v.array(Int) })),
+      }),
+    ),
+    handle: async (c, { sysfsCpu }) => {
       // §10.5: SPP answers 204 when it cannot compute the layout (its helper is not there).
       const layout = await cpuLayout(sysfsCpu).catch(() => undefined)
       return layout ? json(c, layout) : noContent(c)
-    })
-    .get('/cpu_usage', async (c) => {
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/cpu_usage',
+    summary: 'The lcores each process uses (processes that report them)',
+    success: v.array(
+      v.looseObject({ 'proc-type': v.string(), 'master-lcore': Int, lcores: v.array(Int) }),
+    ),
+    command: true,
+    handle: async (c, { registry }) => {
       const entries = registry.entries().sort((a, b) => (a.clientId ?? -1) - (b.clientId ?? -1))
       const options = { requestId: c.get('requestId') }
       const statuses = await Promise.all(
         entries.map((e) =>
           askStatus(e.connection, e.kind, options).then(
-            (s) => s as Record<string, unknown>,
+            (s): Record<string, unknown> => s,
             () => undefined, // a process that cannot be read is left out, not dropped
           ),
         ),
@@ -92,4 +121,6 @@ export const cpuRoutes = (registry: Registry, sysfsCpu = '/sys/devices/system/cp
         return entry ? [entry] : []
       })
       return json(c, usage)
-    })
+    },
+  },
+]
