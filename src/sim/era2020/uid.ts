@@ -1,11 +1,9 @@
 // How a 2020 primary or nfv reads a port id (parse_resource_uid), and what a bad one does to it.
+import { LONG_FRAME_BYTES } from '../../protocol/release.ts'
 import { echoText, fixedReply, type Answer } from '../wire.ts'
 
-/** The frame of every 2020 primary and nfv reply (MSG_SIZE since 19.11). */
-export const FRAME_2020 = 32768
-
 /** A 2020 primary/nfv reply: compact text NUL-padded to 32768 bytes. */
-export const reply2020 = (text: string): Answer => ({ reply: fixedReply(text, FRAME_2020) })
+export const reply2020 = (text: string): Answer => ({ reply: fixedReply(text, LONG_FRAME_BYTES) })
 /** The echo a 2020 primary/nfv sends for a command it has no answer for. */
 export const echo2020 = (line: string): Answer => reply2020(echoText(line))
 
