@@ -1,6 +1,6 @@
 // A vf's or mirror's view: its components with their ports and vlan settings, its classifier table.
 import type { ClassifierEntry, ComponentEntry, PortObject } from '../protocol/bodies.ts'
-import { unhandled, type ClassifierChange, type Effect } from '../protocol/effects.ts'
+import { unhandled, type ClassifierChange, type EffectOf } from '../protocol/effects.ts'
 import { portParts, type Dir, type VlanTag } from '../protocol/tokens.ts'
 
 export type ComponentView = {
@@ -51,7 +51,7 @@ function stop(components: ComponentEntry[], name: string) {
 
 function ports(
   view: ComponentView,
-  effect: Extract<Effect, { kind: 'port.attach' | 'port.detach' }>,
+  effect: Extract<EffectOf<'vf'>, { kind: 'port.attach' | 'port.detach' }>,
 ) {
   const field = key(effect.dir)
   const components = view.components?.map((c) => {
@@ -78,7 +78,10 @@ function classifier(view: ComponentView, effect: ClassifierChange): ComponentVie
 }
 
 /** The vf's or mirror's view after a successful command, or undefined for an effect it cannot have. */
-export function nextComponentView(view: ComponentView, effect: Effect): ComponentView | undefined {
+export function nextComponentView(
+  view: ComponentView,
+  effect: EffectOf<'vf' | 'mirror'>,
+): ComponentView | undefined {
   switch (effect.kind) {
     case 'vf.read':
     case 'mirror.read': {
@@ -103,20 +106,6 @@ export function nextComponentView(view: ComponentView, effect: Effect): Componen
       return view.kind === 'vf' ? classifier(view, effect) : undefined
     case 'exit':
       return view
-    case 'primary.read':
-    case 'nfv.read':
-    case 'pcap.read':
-    case 'primary.clear':
-    case 'primary.changed':
-    case 'pcap.start':
-    case 'pcap.stop':
-    case 'nfv.forward':
-    case 'nfv.stop':
-    case 'port.add':
-    case 'port.del':
-    case 'patch.set':
-    case 'patch.reset':
-      return undefined
     default:
       return unhandled(effect)
   }

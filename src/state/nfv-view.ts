@@ -1,5 +1,5 @@
 // An nfv's view: forwarding status, ports and patches, kept as its status reply shows them.
-import { unhandled, type Effect } from '../protocol/effects.ts'
+import { unhandled, type EffectOf } from '../protocol/effects.ts'
 import type { NfvInfo, NfvStatus } from '../protocol/bodies.ts'
 
 type Patch = NfvInfo['patches'][number]
@@ -31,8 +31,8 @@ function setPatch(view: NfvView, src: string, dst: string): NfvView {
   }
 }
 
-/** The nfv's view after a successful command, or undefined for an effect no nfv has. */
-export function nextNfvView(view: NfvView, effect: Effect): NfvView | undefined {
+/** The nfv's view after a successful command. */
+export function nextNfvView(view: NfvView, effect: EffectOf<'nfv'>): NfvView {
   switch (effect.kind) {
     case 'nfv.read': {
       const { status, ports, patches } = effect.info
@@ -55,21 +55,6 @@ export function nextNfvView(view: NfvView, effect: Effect): NfvView | undefined 
       return { ...view, patches: [] }
     case 'exit':
       return view
-    case 'primary.read':
-    case 'vf.read':
-    case 'mirror.read':
-    case 'pcap.read':
-    case 'primary.clear':
-    case 'primary.changed':
-    case 'pcap.start':
-    case 'pcap.stop':
-    case 'component.start':
-    case 'component.stop':
-    case 'port.attach':
-    case 'port.detach':
-    case 'classifier.add':
-    case 'classifier.del':
-      return undefined
     default:
       return unhandled(effect)
   }

@@ -1,6 +1,6 @@
 // What the controller knows of each process, and how every command's effect changes it.
 import type { PcapInfo, PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
-import { unhandled, type Effect } from '../protocol/effects.ts'
+import { isEffectOf, unhandled, type Effect, type EffectOf } from '../protocol/effects.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
 import { nextComponentView, type ComponentView } from './component-view.ts'
 import { nextNfvView, type NfvView } from './nfv-view.ts'
@@ -20,8 +20,8 @@ export type { ComponentView, NfvView }
 
 export const emptyView = (kind: ProcessKind): ProcessView => ({ kind })
 
-/** The pcap's view after a successful command, or undefined for an effect no pcap has. */
-export function nextPcapView(view: PcapView, effect: Effect): PcapView | undefined {
+/** The pcap's view after a successful command. */
+export function nextPcapView(view: PcapView, effect: EffectOf<'pcap'>): PcapView {
   switch (effect.kind) {
     case 'pcap.read':
       return { kind: 'pcap', info: effect.info }
@@ -29,25 +29,6 @@ export function nextPcapView(view: PcapView, effect: Effect): PcapView | undefin
     case 'pcap.stop':
     case 'exit':
       return view // the workers change state asynchronously: the next read tells
-    case 'primary.read':
-    case 'nfv.read':
-    case 'vf.read':
-    case 'mirror.read':
-    case 'primary.clear':
-    case 'primary.changed':
-    case 'nfv.forward':
-    case 'nfv.stop':
-    case 'port.add':
-    case 'port.del':
-    case 'patch.set':
-    case 'patch.reset':
-    case 'component.start':
-    case 'component.stop':
-    case 'port.attach':
-    case 'port.detach':
-    case 'classifier.add':
-    case 'classifier.del':
-      return undefined
     default:
       return unhandled(effect)
   }
@@ -59,11 +40,15 @@ const zero = (status: PrimaryStatus): PrimaryStatus => ({
   ring_ports: status.ring_ports.map((r) => ({ ...r, rx: 0, rx_drop: 0, tx: 0, tx_drop: 0 })),
 })
 
-/** The primary's view after a successful command, or undefined for an effect no primary has. */
-export function nextPrimaryView(view: PrimaryView, effect: Effect, now: number) {
+/** The primary's view after a successful command. */
+export function nextPrimaryView(
+  view: PrimaryView,
+  effect: EffectOf<'primary'>,
+  now: number,
+): PrimaryView {
   switch (effect.kind) {
     case 'primary.read':
-      return { kind: 'primary', status: effect.status, readAt: now } satisfies PrimaryView
+      return { kind: 'primary', status: effect.status, readAt: now }
     case 'primary.clear':
       return view.status ? { ...view, status: zero(view.status) } : view
     case 'exit':
@@ -73,23 +58,22 @@ export function nextPrimaryView(view: PrimaryView, effect: Effect, now: number) 
     case 'patch.set':
     case 'patch.reset':
       return view
-    case 'nfv.read':
-    case 'vf.read':
-    case 'mirror.read':
-    case 'pcap.read':
-    case 'pcap.start':
-    case 'pcap.stop':
-    case 'nfv.forward':
-    case 'nfv.stop':
-    case 'component.start':
-    case 'component.stop':
-    case 'port.attach':
-    case 'port.detach':
-    case 'classifier.add':
-    case 'classifier.del':
-      return undefined
     default:
       return unhandled(effect)
+  }
+}
+
+/** The view of a kind of process after one of its own effects, or undefined for another's. */
+function next(view: ProcessView, effect: Effect, now: number): ProcessView | undefined {
+  switch (view.kind) {
+    case 'primary':
+      return isEffectOf('primary', effect) ? nextPrimaryView(view, effect, now) : undefined
+    case 'nfv':
+      return isEffectOf('nfv', effect) ? nextNfvView(view, effect) : undefined
+    case 'pcap':
+      return isEffectOf('pcap', effect) ? nextPcapView(view, effect) : undefined
+    default:
+      return isEffectOf(view.kind, effect) ? nextComponentView(view, effect) : undefined
   }
 }
 
@@ -98,13 +82,6 @@ export function nextPrimaryView(view: PrimaryView, effect: Effect, now: number) 
  * of process (a bug, not a process's doing) is a typed failure and the view stays as it was.
  */
 export function nextView(view: ProcessView, effect: Effect, now: number): Result<ProcessView> {
-  const next =
-    view.kind === 'primary'
-      ? nextPrimaryView(view, effect, now)
-      : view.kind === 'nfv'
-        ? nextNfvView(view, effect)
-        : view.kind === 'pcap'
-          ? nextPcapView(view, effect)
-          : nextComponentView(view, effect)
-  return next ? ok(next) : fail(`a ${view.kind} cannot ${effect.kind}`, 'INTERNAL')
+  const after = next(view, effect, now)
+  return after ? ok(after) : fail(`a ${view.kind} cannot ${effect.kind}`, 'INTERNAL')
 }

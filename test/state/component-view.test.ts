@@ -3,7 +3,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Effect } from '../../src/protocol/effects.ts'
 import type { ComponentEntry } from '../../src/protocol/bodies.ts'
-import { nextComponentView, type ComponentView } from '../../src/state/component-view.ts'
+import type { ComponentView } from '../../src/state/component-view.ts'
+import { nextView } from '../../src/state/process-view.ts'
 
 const NONE = { operation: 'none', id: 0, pcp: 0 }
 const fw1: ComponentEntry = {
@@ -201,13 +202,19 @@ const TABLE: [string, ComponentView, Effect, ComponentView | undefined][] = [
   ["an nfv's effect: none for a vf", vf, { kind: 'nfv.forward' }, undefined],
 ]
 
+/** The view after an effect, through nextView (which also turns away another kind's effects). */
+const after = (view: ComponentView, effect: Effect) => {
+  const next = nextView(view, effect, 0)
+  return next.ok ? next.value : undefined
+}
+
 for (const [name, view, effect, expected] of TABLE) {
-  test(name, () => assert.equal(nextComponentView(view, effect), expected))
+  test(name, () => assert.equal(after(view, effect), expected))
 }
 
 test('the view given is never changed', () => {
   const before = structuredClone([vf, mirror])
-  for (const [, view, effect] of TABLE) nextComponentView(view, effect)
+  for (const [, view, effect] of TABLE) after(view, effect)
   assert.equal([vf, mirror], before)
 })
 
