@@ -1,6 +1,6 @@
 // The request bodies of the process routes, built on protocol/tokens.ts: each value one safe token.
 import * as v from 'valibot'
-import { CAPABILITIES, type Capability } from '../protocol/release.ts'
+import { CAPABILITIES, CLASSIFIER_WORDS, type Capability } from '../protocol/release.ts'
 import {
   ComponentName,
   Core,
@@ -49,7 +49,7 @@ const startComponent = (types: [string, ...string[]]) =>
     type: v.picklist(types, `expected ${types.join(', ')}`),
   })
 /** `classifier_mac` (18.11) and `classifier` (2020) are one type, sent in the vf's own word. */
-export const VfComponentBody = startComponent(['forward', 'merge', 'classifier_mac', 'classifier'])
+export const VfComponentBody = startComponent(['forward', 'merge', ...CLASSIFIER_WORDS])
 export const MirrorComponentBody = startComponent(['mirror'])
 
 const portBodies = byRelease((has) => {

@@ -42,11 +42,12 @@ export type Capability = keyof typeof CAPABILITIES
 export const SHORT_FRAME_BYTES = 2048
 export const LONG_FRAME_BYTES = 32768
 
-/** A vf's word for its classifier component, by release (§6.2). */
-export type ClassifierWord = 'classifier' | 'classifier_mac'
-/** The one name clients may use for a classifier, whichever word their vf speaks. */
+/** A vf's words for its classifier component: 18.11's, and 18.08.4's on (§6.2). */
+export const CLASSIFIER_WORDS = ['classifier_mac', 'classifier'] as const
+export type ClassifierWord = (typeof CLASSIFIER_WORDS)[number]
+/** Either word: clients may use either, whichever their vf speaks. */
 export const isClassifier = (type: string): type is ClassifierWord =>
-  type === 'classifier_mac' || type === 'classifier'
+  (CLASSIFIER_WORDS as readonly string[]).includes(type)
 /** A component type in one vocabulary: a 2020 vf's `classifier` is the spec's `classifier_mac`. */
 export const specType = (type: string) => (isClassifier(type) ? 'classifier_mac' : type)
 

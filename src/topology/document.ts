@@ -1,6 +1,7 @@
 // The desired topology document: the shape of GET /v1/topology, checked with the endpoints' rules.
 import * as v from 'valibot'
 import { ControllerError } from '../errors.ts'
+import { CLASSIFIER_WORDS } from '../protocol/release.ts'
 import { preview } from '../protocol/text.ts'
 import {
   ClientIdKey as ClientId,
@@ -94,9 +95,7 @@ const VfDesired = v.strictObject(
     error: readOnly,
     ports: readOnly,
     'master-lcore': readOnly,
-    components: v.optional(
-      components(['forward', 'merge', 'classifier_mac', 'classifier'], VfPortUse),
-    ),
+    components: v.optional(components(['forward', 'merge', ...CLASSIFIER_WORDS], VfPortUse)),
     classifier_table: v.optional(v.array(ClassifierEntry, 'expected an array of entries')),
   },
   'expected a vf object with components, classifier_table',
