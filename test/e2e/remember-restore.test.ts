@@ -1,9 +1,13 @@
 // Remember and restore (issue 18) over loopback: processes configured by clients come back as they
 // were after a restart, step by step, with no client request; an intact one costs nothing.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { commandsOf } from '../helpers/harness.ts'
-import { withRemembering, type Remembering } from '../helpers/remember.ts'
+import { DEFAULTS, startController, type Controller } from '../../src/controller.ts'
+import { commandsOf, startHarness, type Harness } from '../helpers/harness.ts'
+import { waitableLog, withRemembering } from '../helpers/remember.ts'
 import { about } from '../helpers/watch-events.ts'
 
 const ALL = [
@@ -14,7 +18,7 @@ const ALL = [
 ]
 
 /** Requests a client makes, one after the other, each answered 204. */
-async function configure(h: Remembering, requests: [string, string, object?][]) {
+async function configure(h: Pick<Harness, 'api'>, requests: [string, string, object?][]) {
   for (const [method, path, body] of requests) {
     const r = await h.api(method, path, body)
     assert.is(r.status, 204, `${method} ${path}: ${r.text}`)
@@ -62,45 +66,89 @@ export const CONFIGURE: [string, string, object?][] = [
   attach('mirror', 3, 'mr1', 'vhost:4', 'tx'),
 ]
 
-const get = async (h: Remembering, path: string) => {
+const get = async (h: Pick<Harness, 'api'>, path: string) => {
   const r = await h.api('GET', path)
   assert.is(r.status, 200, `${path}: ${r.text}`)
   return r.json()
 }
 
-test('nfv 1, vf 2 and mirror 3 restarted empty come back as they were, step by step, unasked', () =>
-  withRemembering(ALL, async (h) => {
+for (const era of ['18.11', '2020'] as const)
+  test(`${era}: nfv 1, vf 2 and mirror 3 restarted empty come back as they were, step by step`, () =>
+    withRemembering(
+      era === '2020' ? [...ALL, { kind: 'pcap', clientId: 4 }] : ALL,
+      async (h) => {
+        await configure(h, CONFIGURE)
+        const paths = ['/v1/nfvs/1', '/v1/vfs/2', '/v1/mirrors/3']
+        const before = await Promise.all(paths.map((p) => get(h, p)))
+        const desired = (await get(h, '/v1/topology/desired')) as { vfs: object }
+        assert.equal(Object.keys(desired), ['nfvs', 'vfs', 'mirrors'])
+
+        const fresh = []
+        for (const label of ['vf 2', 'nfv 1', 'mirror 3']) fresh.push(await h.restart(h.sim(label)))
+        for (const process of ['vf:2', 'nfv:1', 'mirror:3'])
+          await h.events.until((e) => e.type === 'restore.done' && about(e, process), process)
+
+        const after = await Promise.all(paths.map((p) => get(h, p)))
+        assert.equal(after, before)
+        assert.equal(await get(h, '/v1/topology/desired'), desired)
+        const drift = await get(h, '/v1/topology/drift')
+        const none = { steps: [], summary: {} }
+        assert.equal(drift, { nfvs: { '1': none }, vfs: { '2': none }, mirrors: { '3': none } })
+
+        // The vf's restore, told step by step: started, each step done in order, done.
+        const vf = h.events.seen.filter((e) => e.type.startsWith('restore.') && about(e, 'vf:2'))
+        const total = commandsOf(fresh[0]!).filter((c) => c !== 'status').length
+        assert.is(total, 13) // 3 starts, 8 attaches, 2 classifier entries
+        assert.equal(
+          vf.map((e) => [e.type, e.data.number, e.data.total, e.data.outcome]),
+          [
+            ['restore.started', undefined, total, undefined],
+            ...Array.from({ length: total }, (_, i) => ['restore.step', i + 1, total, 'done']),
+            ['restore.done', undefined, total, undefined],
+          ],
+        )
+        assert.ok(vf.every((e) => e.data.restore === vf[0]!.data.restore))
+        // The primary has no configuration part to remember (a pcap neither): it comes back as it is.
+        assert.is(
+          ((await get(h, '/v1/topology/desired')) as { primary?: object }).primary,
+          undefined,
+        )
+        await h.restart(h.sim('primary'))
+        assert.equal(await get(h, '/v1/topology/drift'), drift)
+      },
+      { sim: { era } },
+    ))
+
+test('a controller restarted on the same directory: intact processes cost only their status read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-remember-'))
+  let h: Harness | undefined
+  let second: Controller | undefined
+  try {
+    h = await startHarness(ALL, { stateDir: dir, sim: { reconnect: true } })
     await configure(h, CONFIGURE)
-    const paths = ['/v1/nfvs/1', '/v1/vfs/2', '/v1/mirrors/3']
-    const before = await Promise.all(paths.map((p) => get(h, p)))
-    const desired = (await get(h, '/v1/topology/desired')) as { vfs: object }
-    assert.equal(Object.keys(desired), ['nfvs', 'vfs', 'mirrors'])
-
-    const fresh = []
-    for (const label of ['vf 2', 'nfv 1', 'mirror 3']) fresh.push(await h.restart(h.sim(label)))
-    for (const process of ['vf:2', 'nfv:1', 'mirror:3'])
-      await h.events.until((e) => e.type === 'restore.done' && about(e, process), process)
-
-    const after = await Promise.all(paths.map((p) => get(h, p)))
-    assert.equal(after, before)
-    assert.equal(await get(h, '/v1/topology/desired'), desired)
-    const drift = await get(h, '/v1/topology/drift')
-    const none = { steps: [], summary: {} }
-    assert.equal(drift, { nfvs: { '1': none }, vfs: { '2': none }, mirrors: { '3': none } })
-
-    // The vf's restore, told step by step: started, each step done in order, done.
-    const vf = h.events.seen.filter((e) => e.type.startsWith('restore.') && about(e, 'vf:2'))
-    const total = commandsOf(fresh[0]!).filter((c) => c !== 'status').length
-    assert.is(total, 13) // 3 starts, 8 attaches, 2 classifier entries
-    assert.equal(
-      vf.map((e) => [e.type, e.data.number, e.data.total, e.data.outcome]),
-      [
-        ['restore.started', undefined, total, undefined],
-        ...Array.from({ length: total }, (_, i) => ['restore.step', i + 1, total, 'done']),
-        ['restore.done', undefined, total, undefined],
-      ],
-    )
-    assert.ok(vf.every((e) => e.data.restore === vf[0]!.data.restore))
-  }))
+    const desired = await get(h, '/v1/topology/desired')
+    const { primaryPort, secondaryPort } = h.controller
+    await h.controller.close()
+    const before = h.sims.map((sim) => sim.received.length)
+    // The same ports: the processes reconnect by themselves, as SPP's do.
+    const logs = waitableLog()
+    const options = { host: '127.0.0.1', primaryPort, secondaryPort, apiPort: 0, log: logs.log }
+    second = await startController({ ...DEFAULTS, ...options, stateDir: dir })
+    const api = `http://127.0.0.1:${second.apiPort}`
+    const checked = await logs.until((l) => l.msg.startsWith('process matches its remembered'), 3)
+    assert.equal(checked.map((l) => l.process).sort(), ['mirror 3', 'nfv 1', 'vf 2'])
+    for (const [i, sim] of h.sims.entries()) {
+      const since = sim.received.slice(before[i])
+      // The handshake (a primary is probed with a status), then one status read.
+      assert.equal(since.slice(1), ['status'], `${sim.label}: ${since.join(', ')}`)
+    }
+    assert.equal(await (await fetch(`${api}/v1/topology/desired`)).json(), desired)
+    assert.not.ok(logs.lines.some((l) => String(l.msg).startsWith('restore')))
+  } finally {
+    for (const sim of h?.sims ?? []) sim.stop()
+    await second?.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
 
 test.run()
