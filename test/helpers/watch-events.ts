@@ -42,6 +42,6 @@ export function watchEvents(hub: EventHub) {
 
 /** Whether an event is about this process (`vf:2`, `primary`). */
 export const about = (e: Seen, process: string) => {
-  const { kind, 'client-id': id } = e.data
-  return (id === undefined ? String(kind) : `${String(kind)}:${String(id)}`) === process
+  const { kind, 'client-id': id } = e.data as { kind?: string; 'client-id'?: number }
+  return (id === undefined ? kind : `${kind}:${id}`) === process
 }
