@@ -91,7 +91,7 @@ export function createApp(options: AppOptions) {
   )
   // Every change is remembered, and journaled, before its answer goes out.
   const { remember } = options
-  const memory = remember && new Memory(remember.store, registry)
+  const memory = remember && new Memory(remember.store, registry, log)
   if (memory) app.use(recordChanges({ memory }))
   // Plan/apply steps go through the app itself, so each is checked like a client's request.
   const applier = createApplier({

@@ -6,7 +6,7 @@ import type { ProcessHandle } from '../actors/process-handle.ts'
 import { ControllerError } from '../errors.ts'
 import type { Memory, ChangeRecord } from '../topology/memory.ts'
 import { NOT_SENT } from '../topology/memory.ts'
-import type { ProcessRef } from '../topology/process-config.ts'
+import { processName, type ProcessRef } from '../topology/process-config.ts'
 import { describePrincipal } from './auth.ts'
 
 declare module 'hono' {
@@ -62,7 +62,14 @@ export function recording(c: Context, handle: ProcessHandle, memory: Memory): Pr
     ...handle,
     async ask(command) {
       if (command.read) return handle.ask(command)
-      if (!restoring) await memory.turn(process)
+      const turn = restoring ? undefined : memory.turn(process)
+      if (turn) {
+        memory.log.debug(
+          { req: c.get('requestId'), process: processName(process) },
+          'change waits for the restore of its process',
+        )
+        await turn
+      }
       const { line, effect: change } = command
       let last: ProcessDescription | undefined
       // The view now, as later changes left it; never a new connection's (the process restarted).

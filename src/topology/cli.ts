@@ -142,7 +142,10 @@ async function request<T>(url: string, method: string, path: string, body?: unkn
   })
   const text = await response.text()
   if (!response.ok) throw new CliError(`${method} ${path}: ${response.status}: ${text.trim()}`)
-  return { body: (text === '' ? undefined : JSON.parse(text)) as T, etag: response.headers.get('etag') ?? '*' }
+  return {
+    body: (text === '' ? undefined : JSON.parse(text)) as T,
+    etag: response.headers.get('etag') ?? '*',
+  }
 }
 
 /** The diff per process, then the numbered steps and their summary. */

@@ -1,5 +1,6 @@
 // What the controller remembers of each process, kept with every change it confirms: the request
 // path records the commands it sent, and commits them with their journal entry in one transaction.
+import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
 import type { ErrorCode } from '../errors.ts'
 import type { Change } from '../protocol/effects.ts'
@@ -44,12 +45,14 @@ export type RecordedRequest = Omit<JournalEntry, 'commands' | 'processes' | 'tim
  */
 export class Memory {
   readonly store: Store
+  readonly log: Logger
   readonly #registry: Registry
   readonly #drifting = new Set<string>()
   readonly #turns = new Map<string, Promise<void>>()
 
-  constructor(store: Store, registry: Registry) {
+  constructor(store: Store, registry: Registry, log: Logger) {
     this.store = store
+    this.log = log
     this.#registry = registry
   }
 
