@@ -71,7 +71,7 @@ export async function runSteps(
     const one = async (process: string, step: Numbered) => {
       const { number, ...plain } = step
       const begun = performance.now()
-      const response = await Promise.resolve(send(plain, number)).catch(
+      const response = await (async () => send(plain, number))().catch(
         (error: Error) =>
           new Response(error.message, { status: 500, headers: { 'X-Error-Code': 'INTERNAL' } }),
       )
