@@ -77,7 +77,8 @@ test('on a pipe the demo’s logs are JSON lines on stderr, and its text alone i
 
 test('the bundle alone (no node_modules) writes pretty logs when asked, to the last line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-dist-'))
-  const args = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-format', 'pretty']
+  const args = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--state-dir', 'none']
+  args.push('--log-format', 'pretty')
   try {
     cpSync(dist, dir, { recursive: true })
     const child = spawn(process.execPath, [join(dir, 'cli.js'), ...args], { stdio: 'pipe' })

@@ -54,14 +54,9 @@ function forget(c: Context, deps: Deps, key: ProcessKey) {
   return noContent(c)
 }
 
-const forgetRow = (section: 'nfvs' | 'vfs' | 'mirrors'): Route => ({
-  method: 'delete',
-  path: `/v1/topology/desired/${section}/{client_id}`,
-  summary: `Forget a remembered ${section.slice(0, -1)}: it will not be restored (If-Match: an ETag)`,
-  success: 204,
-  errors: { 404: 'Nothing is remembered for it', 412: 'The remembered document changed' },
-  handle: (c, deps) => forget(c, deps, { section, clientId: Number(c.req.param('client_id')) }),
-})
+const SECTIONS = ['nfvs', 'vfs', 'mirrors'] as const
+const isSection = (kind: string): kind is (typeof SECTIONS)[number] =>
+  (SECTIONS as readonly string[]).includes(kind)
 
 /** What is remembered, the drift from it, and restores. */
 export const rememberRoutes: Route[] = [
@@ -81,16 +76,19 @@ export const rememberRoutes: Route[] = [
       return c.json(memory.store.remembered())
     },
   },
-  forgetRow('nfvs'),
-  forgetRow('vfs'),
-  forgetRow('mirrors'),
   {
     method: 'delete',
-    path: '/v1/topology/desired/primary',
-    summary: "Forget the primary's remembered configuration (If-Match: an ETag)",
+    path: '/v1/topology/desired/{kind}/{client_id}',
+    summary:
+      'Forget a remembered process (kind: nfvs, vfs or mirrors): it will not be restored; If-Match: an ETag of GET /v1/topology/desired',
     success: 204,
     errors: { 404: 'Nothing is remembered for it', 412: 'The remembered document changed' },
-    handle: (c, deps) => forget(c, deps, { section: 'primary' }),
+    handle: (c, deps) => {
+      const kind = c.req.param('kind')!
+      if (!isSection(kind))
+        throw new ControllerError('NOTHING_REMEMBERED', `${kind}: expected nfvs, vfs or mirrors`)
+      return forget(c, deps, { section: kind, clientId: Number(c.req.param('client_id')) })
+    },
   },
   {
     method: 'get',
