@@ -28,6 +28,7 @@ const FILES: Record<string, () => string> = {
   '/ui/counters.js': () => join(UI, 'counters.js'),
   '/ui/rates.js': () => join(UI, 'rates.js'),
   '/ui/poll.js': () => join(UI, 'poll.js'),
+  '/ui/drift.js': () => join(UI, 'drift.js'),
   '/ui/vendor/cytoscape.mjs': () => join(mainDir('cytoscape'), 'cytoscape.esm.min.mjs'),
   '/ui/vendor/cytoscape-dagre.mjs': () =>
     join(mainDir('cytoscape-dagre'), 'cytoscape-dagre.min.mjs'),

@@ -6,6 +6,7 @@ import cytoscape from './vendor/cytoscape.mjs'
 // @ts-expect-error served by the controller from node_modules (see src/http/ui-routes.ts)
 import dagre from './vendor/cytoscape-dagre.mjs'
 import { counterRows } from './counters.js'
+import { DRIFT_EVENTS, driftView } from './drift.js'
 import { processSections } from './dom.js'
 import { everyWhileVisible } from './poll.js'
 import { record } from './rates.js'
@@ -17,12 +18,9 @@ import { GRAPH_STYLE } from './graph-style.js'
 // One read of the primary's status per period per page (and the controller shares one command
 // among the pages whose reads meet): packets per second need successive reads, nothing else does.
 const COUNTERS_EVERY_MS = 2000
-const SECTION_OF = /** @type {Record<string, 'nfvs' | 'vfs' | 'mirrors' | 'pcaps'>} */ ({
-  nfv: 'nfvs',
-  vf: 'vfs',
-  mirror: 'mirrors',
-  pcap: 'pcaps',
-})
+const SECTION_OF = /** @type {Record<string, 'nfvs' | 'vfs' | 'mirrors' | 'pcaps'>} */ (
+  Object.fromEntries(SECTIONS.map(([section, kind]) => [kind, section]))
+)
 const EVENT_TYPES = [
   'process.identified',
   'process.replaced',
@@ -41,20 +39,18 @@ const EVENT_TYPES = [
   'command.failed',
   'primary.stats.cleared',
   'events.lost',
+  ...DRIFT_EVENTS,
 ]
 
 cytoscape.use(dagre)
-const cy = cytoscape({
-  container: document.getElementById('graph'),
-  style: GRAPH_STYLE,
-  elements: [],
-})
+const cy = cytoscape({ container: document.getElementById('graph'), style: GRAPH_STYLE })
 /** @type {TopologyDocument} */
 let doc = { primary: {}, nfvs: {}, vfs: {}, mirrors: {} }
 let layoutKey = ''
 /** @type {import('./rates.js').History} */
 const history = new Map()
 let lastRead = 0
+const drift = driftView(fetch, render) // processes that differ from what is remembered
 
 /** Keeps the counters of a read of the primary's status, for the rates. */
 function recordCounters() {
@@ -86,6 +82,7 @@ function render() {
     if (graph) graph.dataset.layouts = String(Number(graph.dataset.layouts ?? 0) + 1)
   }
   document.getElementById('processes')?.replaceChildren(...processSections(doc, SECTIONS))
+  drift.mark(document.getElementById('processes'))
   const counters = document.querySelector('#counters tbody')
   counters?.replaceChildren(...counterRows(/** @type {any} */ (doc.primary), history, lastRead))
 }
@@ -143,11 +140,13 @@ const reloadAll = () =>
   refresh('all', async () => {
     doc = /** @type {TopologyDocument} */ (await read('/v1/topology'))
     recordCounters()
+    void drift.update()
   })
 
 /** @param {string} type @param {{ kind?: string, 'client-id'?: number }} data */
 function onEvent(type, data) {
   if (type === 'events.lost') return void reloadAll()
+  if (drift.heard(type)) return // a drift or restore event: nothing else to read
   if (data.kind === 'primary') {
     if (type === 'process.disconnected') {
       doc.primary = {}

@@ -200,11 +200,10 @@ test('a change to a process being restored waits behind the restore; a read does
   )
 })
 
-test('--state-dir none: nothing is remembered, the routes say so', () =>
+test('--state-dir none: nothing is remembered, the routes say so, and nothing drifts', () =>
   withHarness(ALL, async (h) => {
     for (const [method, path] of [
       ['GET', '/v1/topology/desired'],
-      ['GET', '/v1/topology/drift'],
       ['POST', '/v1/topology/restore'],
       ['DELETE', '/v1/topology/desired/vfs/2'],
     ]) {
@@ -212,6 +211,8 @@ test('--state-dir none: nothing is remembered, the routes say so', () =>
       assert.is(r.status, 404, `${method} ${path}`)
       assert.match(r.text, /--state-dir none/)
     }
+    const drift = await h.api('GET', '/v1/topology/drift') // nothing remembered drifts
+    assert.equal([drift.status, drift.json()], [200, { nfvs: {}, vfs: {}, mirrors: {} }])
   }))
 
 test.run()

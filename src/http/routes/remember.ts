@@ -94,10 +94,12 @@ export const rememberRoutes: Route[] = [
     method: 'get',
     path: '/v1/topology/drift',
     summary:
-      'Per remembered process, the steps that would restore it (none when in sync), or why it cannot be; from what the controller knows, nothing is sent',
+      'Per remembered process, the steps that would restore it (none when in sync), or why it cannot be; from what the controller knows, nothing is sent. With --state-dir none, nothing is remembered and nothing drifts',
     success: Drift,
-    errors: { 404: 'The controller remembers nothing (--state-dir none)' },
-    handle: (c, deps) => c.json(driftDocument(deps.registry, memoryOf(deps).store.remembered())),
+    handle: (c, { memory, registry }) => {
+      const remembered = memory?.store.remembered() ?? { nfvs: {}, vfs: {}, mirrors: {} }
+      return c.json(driftDocument(registry, remembered))
+    },
   },
   {
     method: 'post',
