@@ -93,11 +93,13 @@ export function createApp(options: AppOptions) {
   const { remember } = options
   const memory = remember && new Memory(remember.store, registry, log)
   if (memory) app.use(recordChanges({ memory }))
-  // Plan/apply steps go through the app itself, so each is checked like a client's request.
+  // Plan/apply steps go through the app itself, so each is checked like a client's request; an
+  // apply plans once the restores under way are over.
   const applier = createApplier({
     registry,
     hub,
     dispatch: (path, init) => app.request(path, init),
+    settled: async () => memory?.settled(),
   })
   // So do a restore's, as the principal `restore` (with the id of a POST that asked for it).
   const restorer =

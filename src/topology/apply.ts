@@ -33,10 +33,13 @@ export function createApplier({
   registry,
   hub,
   dispatch,
+  settled = async () => {},
 }: {
   registry: Registry
   hub: EventHub
   dispatch: Dispatch
+  /** Resolves when no restore is under way: its steps would change the state an apply plans from. */
+  settled?: () => Promise<void>
 }) {
   let running = false
 
@@ -51,6 +54,7 @@ export function createApplier({
   }
 
   async function run(desired: DesiredDocument, requestId: string, ifMatch?: string) {
+    await settled()
     const { etag, plan: planned } = await planFor(desired, requestId)
     if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etag))
       throw new ControllerError(

@@ -90,6 +90,13 @@ export class Memory {
     return result
   }
 
+  /** Resolves once the turns under way now (identifications, restores) are over. */
+  async settled(): Promise<void> {
+    if (this.#turns.size === 0) return
+    this.log.debug({ processes: [...this.#turns.keys()] }, 'waiting for the restores under way')
+    await Promise.all(this.#turns.values())
+  }
+
   /** Forgets a process: it will not be restored. */
   forget(ref: ProcessRef): void {
     const key = storeKey(ref)

@@ -200,6 +200,34 @@ test('a change to a process being restored waits behind the restore; a read does
   )
 })
 
+test('an apply during a restore plans once the restore is over', async () => {
+  const logs = waitableLog('debug')
+  await withRemembering(
+    ALL,
+    async (h) => {
+      await ok(h, 'POST', '/v1/vfs/2/components', { name: 'fwd1', core: 2, type: 'forward' })
+      const rx = { action: 'attach', port: 'ring:0', dir: 'rx' }
+      await ok(h, 'PUT', '/v1/vfs/2/components/fwd1/ports', rx)
+      const fresh = await h.restart(h.sim('vf 2'))
+      await h.events.until((e) => e.type === 'restore.started' && about(e, 'vf:2'), 'restore')
+      const release = fresh.hold()
+      const fwd1 = { name: 'fwd1', core: 2, type: 'forward', rx_port: [{ port: 'ring:0' }] }
+      const desired = { vfs: { '2': { components: [fwd1] } } }
+      const applied = h.api('POST', '/v1/topology/apply', desired)
+      await logs.until((l) => l.msg === 'waiting for the restores under way')
+      release()
+      const r = await applied
+      assert.is(r.status, 200, r.text)
+      assert.equal((r.json() as { done: unknown[] }).done, []) // the restore did it already
+      assert.equal(
+        commandsOf(fresh).filter((c) => c !== 'status'),
+        ['component start fwd1 2 forward', 'port add ring:0 rx fwd1'],
+      )
+    },
+    { log: logs.log },
+  )
+})
+
 test('--state-dir none: nothing is remembered, the routes say so, and nothing drifts', () =>
   withHarness(ALL, async (h) => {
     for (const [method, path] of [
