@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CLIENT_ID_PATTERN } from '../src/protocol/tokens.ts'
@@ -49,6 +51,10 @@ const run2020 = (lines: typeof examples) =>
     }
   })
 
+// The examples of Remembering and restoring need a controller that remembers.
+const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-readme-'))
+test.after(() => rmSync(stateDir, { recursive: true, force: true }))
+
 test('the README shows a curl example for every endpoint, and each answers as shown', () =>
   withHarness(
     [
@@ -87,7 +93,8 @@ test('the README shows a curl example for every endpoint, and each answers as sh
               .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
               .replace(/port_id\/\d+/, 'port_id/:port_id')
               .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
-              .replace(/(components\/)[^/]+/, '$1:name')}`,
+              .replace(/(components\/)[^/]+/, '$1:name')
+              .replace(/(desired\/)[a-z]+/, '$1:kind')}`,
         ),
       )
       assert.match(
@@ -102,6 +109,7 @@ test('the README shows a curl example for every endpoint, and each answers as sh
         if (route !== 'GET /v1/events')
           assert.ok(shown.has(route), `no README example for ${route}`)
     },
+    { stateDir },
   ))
 
 test.run()
