@@ -36,7 +36,8 @@ export type OpenedPage = { page: Page; requests: string[]; problems: string[] }
 export async function withPage(body: (opened: OpenedPage) => Promise<void>) {
   const browser: Browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS })
   try {
-    const page = await browser.newPage()
+    // a context of its own (browser.newPage's is closed to more pages): a test may open a second tab
+    const page = await (await browser.newContext()).newPage()
     const requests: string[] = []
     const problems: string[] = []
     page.on('request', (request) => requests.push(request.url()))
