@@ -4,6 +4,7 @@ import { Hono } from 'hono'
 import type { GenericSchema } from 'valibot'
 import { OPERATIONS, type Operation } from './operations.ts'
 import * as bodies from './schemas.ts'
+import { UI_PATHS } from './ui-routes.ts'
 
 export { OPERATIONS, type Operation }
 
@@ -40,7 +41,23 @@ const parameter = (path: string, name: string) => {
 }
 const TAGS = (path: string) => /^\/v1\/(\w+)/.exec(path)?.[1] ?? 'pages'
 
-function operation({ path, summary, body, example, success, command }: Operation) {
+/** With --auth-file: a token from `spp-ctl auth add`, which swagger-ui's Authorize button takes. */
+const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A token from `spp-ctl auth add`, needed when the controller runs with --auth-file (with ' +
+      '--allow-read-anonymous, GETs need none). Scope read: every GET; write: everything.',
+  },
+}
+// The GETs anyone may make (the pages and this document), as the app's authenticate has them.
+const PUBLIC = new Set([...UI_PATHS, '/openapi.json'])
+/** The scope an operation needs (OpenAPI 3.1 lets a bearer requirement name it), or none. */
+const security = (method: string, path: string) =>
+  method === 'get' && PUBLIC.has(path) ? [] : [{ bearer: [method === 'get' ? 'read' : 'write'] }]
+
+function operation({ method, path, summary, body, example, success, command }: Operation) {
   const params = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => parameter(path, name!))
   const responses: Record<string, object> = {}
   if (success === 204) responses['204'] = { description: 'Done' }
@@ -69,6 +86,7 @@ function operation({ path, summary, body, example, success, command }: Operation
   return {
     summary,
     tags: [TAGS(path)],
+    security: security(method, path),
     ...(params.length ? { parameters: params } : {}),
     ...(body
       ? {
@@ -98,6 +116,7 @@ export function openApiDocument(operations: Operation[] = OPERATIONS) {
         "SPP's REST API. Errors are text/plain; any known path answers 405 with Allow for another method.",
     },
     paths,
+    components: { securitySchemes: SECURITY_SCHEMES },
   }
 }
 
