@@ -1,0 +1,31 @@
+// One figure of a server under test: a warm-up, then the load generator's run with the server's
+// CPU time read from /proc just before and just after it.
+import type { Server } from './baselines.ts'
+import { load, type Figures, type Generator, type Load } from './load.ts'
+import { cpuSeconds } from './proc.ts'
+import { monotonicUs } from './profile.ts'
+
+/** A figure and the window it was measured in (µs of the monotonic clock, as profiles count). */
+export type Measured = Figures & { window: [number, number] }
+
+/** Loads `server` for 1 s, then for `seconds` s measuring its CPU time per request answered. */
+export async function measure(
+  generator: Generator,
+  server: Server,
+  target: Load | Load[],
+  connections: number,
+  seconds: number,
+): Promise<Measured> {
+  await load(generator, server.url, target, connections, 1)
+  const from = monotonicUs()
+  const before = cpuSeconds(server.pid)
+  const figures = await load(generator, server.url, target, connections, seconds)
+  const cpu = cpuSeconds(server.pid) - before
+  const to = monotonicUs()
+  return {
+    ...figures,
+    cpuUs: figures.requests > 0 ? Math.round((cpu * 1e6) / figures.requests) : NaN,
+    cpu: Math.round((100 * cpu * 1e6) / (to - from)),
+    window: [from, to],
+  }
+}
