@@ -109,9 +109,10 @@ export function summarise(profile: CpuProfile, fromUs = -Infinity, toUs = Infini
     if (functionName === '(garbage collector)') s.gcUs += us
     if (functionName === '(program)') s.programUs += us
     add(s.selfByFunction, key.get(id)!, us)
-    add(s.selfByModule, url ? placeOf(url, lineNumber) : functionName, us)
+    add(s.selfByModule, url ? placeOf(url, lineNumber) : `(native) ${functionName}`, us)
     const seen = new Set<string>()
-    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+    // The root is every sample's ancestor: 100% says nothing.
+    for (let n = id; parent.has(n); n = parent.get(n)!) {
       const k = key.get(n)!
       if (!seen.has(k)) add(s.totalByFunction, k, us)
       seen.add(k)

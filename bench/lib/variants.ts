@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { ENDPOINTS, SIMS, type Endpoint } from './cases.ts'
 import type { Generator } from './load.ts'
 import { measure, type Measured } from './measure.ts'
-import { startRig } from './rig.ts'
+import { startRig, type Rig } from './rig.ts'
 
 /** One variant's figure for one case. */
 export type VariantRow = {
@@ -13,7 +13,10 @@ export type VariantRow = {
   figures: Measured
 }
 
-/** Measures each case on a fresh controller per variant (flags), with the usual processes. */
+/**
+ * Measures each case on one fresh controller per variant (flags), with the usual processes; all
+ * variants run at once and take turns case by case, so a machine's drift hits each alike.
+ */
 export async function compareFlags(
   generator: Generator,
   seconds: number,
@@ -23,19 +26,20 @@ export async function compareFlags(
   log: (line: string) => void,
 ): Promise<VariantRow[]> {
   const rows: VariantRow[] = []
-  for (const { name, flags } of variants) {
-    const rig = await startRig(SIMS.args, SIMS.count, { flags, pollMs: 0 })
-    const server = { url: rig.api, pid: rig.controller.pid }
-    try {
-      for (const c of connections)
-        for (const endpoint of endpoints) {
+  const rigs: Rig[] = []
+  try {
+    for (const { flags } of variants)
+      rigs.push(await startRig(SIMS.args, SIMS.count, { flags, pollMs: 0 }))
+    for (const c of connections)
+      for (const endpoint of endpoints)
+        for (const [i, { name }] of variants.entries()) {
+          const server = { url: rigs[i]!.api, pid: rigs[i]!.controller.pid }
           const figures = await measure(generator, server, ENDPOINTS[endpoint], c, seconds)
           rows.push({ variant: name, endpoint, connections: c, figures })
           log(`${name}: ${endpoint} x${c}: ${figures.rps}/s, ${figures.cpuUs} µs CPU per request`)
         }
-    } finally {
-      await rig.stop()
-    }
+  } finally {
+    for (const rig of rigs) await rig.stop()
   }
   return rows
 }
