@@ -7,7 +7,7 @@ import { startBaselines } from './baselines.ts'
 import { CONNECTIONS, ENDPOINTS, SIMS, type Endpoint } from './cases.ts'
 import type { Generator, Load } from './load.ts'
 import { load } from './load.ts'
-import { measure } from './measure.ts'
+import { measure, medianOf, type Measured } from './measure.ts'
 import { rawRoundTrips } from './raw-roundtrip.ts'
 import type { HttpResults } from './report.ts'
 import { startRig } from './rig.ts'
@@ -17,8 +17,7 @@ import { compareFlags, controllerHas } from './variants.ts'
 /** Runs it all; `quick` takes fewer start-ups and scaling steps. */
 export async function httpCase(
   generator: Generator,
-  seconds: number,
-  quick: boolean,
+  { seconds, quick, repeat }: { seconds: number; quick: boolean; repeat: number },
   log: (line: string) => void,
 ): Promise<HttpResults> {
   // Start-up first, on a quiet machine: each start is a fresh process of the shipped command.
@@ -40,19 +39,42 @@ export async function httpCase(
     responses[`${method} ${path}`] = r.status === 204 ? '' : await r.text()
   }
   const baselines = await startBaselines(responses)
-  const rows: HttpResults['rows'] = []
-  for (const connections of CONNECTIONS)
-    for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
-      const target = ENDPOINTS[endpoint]
-      const ours = await measure(generator, controller, target, connections, seconds)
-      const hono = await measure(generator, baselines.hono, target, connections, seconds)
-      const bare = await measure(generator, baselines.bare, target, connections, seconds)
-      rows.push({ endpoint, connections, controller: ours, hono, bare })
-      log(
-        `${endpoint} x${connections}: ${ours.rps}/s ${ours.cpuUs} µs/req; ` +
-          `hono ${hono.rps}/s ${hono.cpuUs} µs/req; node:http ${bare.rps}/s ${bare.cpuUs} µs/req`,
-      )
-    }
+  // Each round measures every case on every server; with `repeat` > 1 each figure is the median
+  // of its rounds, which are spread over the run.
+  const runs = new Map<string, Measured[]>()
+  const servers = { controller, hono: baselines.hono, bare: baselines.bare }
+  for (let round = 1; round <= repeat; round++)
+    for (const connections of CONNECTIONS)
+      for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
+        const got: string[] = []
+        for (const [name, server] of Object.entries(servers)) {
+          const figures = await measure(
+            generator,
+            server,
+            ENDPOINTS[endpoint],
+            connections,
+            seconds,
+          )
+          runs.set(`${endpoint} ${connections} ${name}`, [
+            ...(runs.get(`${endpoint} ${connections} ${name}`) ?? []),
+            figures,
+          ])
+          got.push(`${name} ${figures.rps}/s ${figures.cpuUs} µs/req`)
+        }
+        log(`${round}/${repeat} ${endpoint} x${connections}: ${got.join(', ')}`)
+      }
+  const rows = CONNECTIONS.flatMap((connections) =>
+    (Object.keys(ENDPOINTS) as Endpoint[]).map((endpoint) => {
+      const of = (name: string) => medianOf(runs.get(`${endpoint} ${connections} ${name}`)!)
+      return {
+        endpoint,
+        connections,
+        controller: of('controller'),
+        hono: of('hono'),
+        bare: of('bare'),
+      }
+    }),
+  )
   const peakRssMiB = rig.controller.peakRssMiB()
   await baselines.stop()
 

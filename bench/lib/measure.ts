@@ -6,7 +6,7 @@ import { cpuSeconds } from './proc.ts'
 import { monotonicUs } from './profile.ts'
 
 /** A figure and the window it was measured in (µs of the monotonic clock, as profiles count). */
-export type Measured = Figures & { window: [number, number] }
+export type Measured = Figures & { window: [number, number]; runs?: Figures[] }
 
 /** Loads `server` for 1 s, then for `seconds` s measuring its CPU time per request answered. */
 export async function measure(
@@ -27,5 +27,30 @@ export async function measure(
     cpuUs: figures.requests > 0 ? Math.round((cpu * 1e6) / figures.requests) : NaN,
     cpu: Math.round((100 * cpu * 1e6) / (to - from)),
     window: [from, to],
+  }
+}
+
+/** Each field the median of its runs (for `--repeat`: a burst of other work hits one run). */
+export function medianOf(runs: Measured[]): Measured {
+  if (runs.length === 1) return runs[0]!
+  const mid = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    const half = sorted.length >> 1
+    return sorted.length % 2 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2
+  }
+  const field = (key: Exclude<keyof Measured, 'window' | 'runs'>) =>
+    mid(runs.map((r) => r[key] ?? NaN))
+  return {
+    rps: field('rps'),
+    requests: field('requests'),
+    mean: field('mean'),
+    p50: field('p50'),
+    p99: field('p99'),
+    errors: Math.max(...runs.map((r) => r.errors)),
+    non2xx: Math.max(...runs.map((r) => r.non2xx)),
+    cpuUs: field('cpuUs'),
+    cpu: field('cpu'),
+    window: [runs[0]!.window[0], runs.at(-1)!.window[1]],
+    runs: runs.map(({ window: _, ...figures }) => figures),
   }
 }
