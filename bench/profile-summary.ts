@@ -25,7 +25,13 @@ export function describe(s: Summary, top: number): string {
       `(program) ${pct(s.programUs, busy)}`,
     ...table('self time by module (share of busy time)', s.selfByModule),
     ...table('self time by function', s.selfByFunction),
+    ...table('total time by module (callees included)', s.totalByModule),
     ...table('total time by function (callees included)', s.totalByFunction),
+    ...table(
+      'self time charged to the nearest caller of ours or of a package, by module',
+      s.selfByCallerModule,
+    ),
+    ...table('the same by function', s.selfByCaller),
   ].join('\n')
 }
 

@@ -17,3 +17,17 @@ export function memoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024
 }
+
+/**
+ * Context switches of the process's main thread so far: voluntary (it waited: epoll, a blocking
+ * write) and not (preempted, e.g. by a process its write woke on the same core).
+ */
+export function switches(pid: number): { voluntary: number; involuntary: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const count = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN)
+  return {
+    voluntary: count('voluntary_ctxt_switches'),
+    involuntary: count('nonvoluntary_ctxt_switches'),
+  }
+}

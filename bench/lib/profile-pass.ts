@@ -9,7 +9,7 @@ import { describe } from '../profile-summary.ts'
 import { CONNECTIONS, ENDPOINTS, SIMS, type Endpoint } from './cases.ts'
 import type { Generator } from './load.ts'
 import { measure, type Measured } from './measure.ts'
-import { summarise, type CpuProfile, type Summary } from './profile.ts'
+import { ranked, summarise, type CpuProfile, type Summary } from './profile.ts'
 import { startRig } from './rig.ts'
 
 /** The collector's work that `--trace-gc` reported in one case's window. */
@@ -71,18 +71,29 @@ export async function profilePass(
   return { file, cases }
 }
 
-/** Each case: its figures under the profiler, the collector's share, and the top frames. */
+/** Each case: its figures under the profiler, the collector's share, where the time went. */
 export function profileReport(cases: ProfiledCase[], top: number): string {
   return cases
     .map(({ endpoint, connections, figures: f, gc, summary: s }) => {
       const windowMs = (f.window[1] - f.window[0]) / 1000
+      const busy = s.sampledUs - s.idleUs
+      const perRequest = (us: number) => (us / Math.max(1, f.requests)).toFixed(1)
       return [
         `### ${endpoint} x${connections}`,
         '',
-        `${f.rps} req/s, ${f.cpuUs} µs CPU per request under the profiler; --trace-gc: ` +
-          `${gc.scavenges} scavenges, ${gc.markCompacts} mark-compacts, ${gc.pauseMs.toFixed(0)} ms ` +
-          `of pauses (${((100 * gc.pauseMs) / windowMs).toFixed(1)}% of the window, ` +
-          `${((1000 * gc.pauseMs) / Math.max(1, f.requests)).toFixed(1)} µs per request)`,
+        `${f.rps} req/s; ${f.cpuUs} µs CPU per request (the process, all threads) under the ` +
+          `profiler; main thread busy ${perRequest(busy)} µs per request ` +
+          `(idle ${((100 * s.idleUs) / s.sampledUs).toFixed(1)}% of the window); per request ` +
+          `${f.waitsPerRequest} waits and ${f.preemptionsPerRequest} preemptions of the main thread. ` +
+          `--trace-gc: ${gc.scavenges} scavenges, ${gc.markCompacts} mark-compacts, ` +
+          `${gc.pauseMs.toFixed(0)} ms of pauses (${((100 * gc.pauseMs) / windowMs).toFixed(1)}% ` +
+          `of the window, ${perRequest(1000 * gc.pauseMs)} µs per request).`,
+        '',
+        '| busy time charged to the nearest caller of ours or of a package | share | µs per request |',
+        '| --- | --- | --- |',
+        ...ranked(s, s.selfByCallerModule, top).map(
+          (r) => `| ${r.name} | ${(100 * r.share).toFixed(1)}% | ${perRequest(r.us)} |`,
+        ),
         '',
         '```',
         describe(s, top),

@@ -29,6 +29,15 @@ export type Summary = {
   selfByFunction: Map<string, number>
   selfByModule: Map<string, number>
   totalByFunction: Map<string, number>
+  /** Time with a frame of the module anywhere on the stack. */
+  totalByModule: Map<string, number>
+  /**
+   * Native and node-internal self time (syscalls, stream plumbing) charged to the nearest caller
+   * of ours or of a package: who asked for the write.
+   */
+  selfByCaller: Map<string, number>
+  /** The same by the caller's module: a partition of the busy time by who caused it. */
+  selfByCallerModule: Map<string, number>
 }
 
 /** µs of the monotonic clock, as a profile's timestamps count. */
@@ -81,8 +90,10 @@ export function summarise(profile: CpuProfile, fromUs = -Infinity, toUs = Infini
   const parent = new Map<number, number>()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
   const key = new Map<number, string>()
+  const module = new Map<number, string>()
   for (const { id, callFrame: f } of profile.nodes) {
     const place = placeOf(f.url, f.lineNumber)
+    module.set(id, f.url ? place : `(native) ${f.functionName}`)
     const name = f.functionName || '(anonymous)'
     key.set(
       id,
@@ -97,25 +108,47 @@ export function summarise(profile: CpuProfile, fromUs = -Infinity, toUs = Infini
     selfByFunction: new Map(),
     selfByModule: new Map(),
     totalByFunction: new Map(),
+    totalByModule: new Map(),
+    selfByCaller: new Map(),
+    selfByCallerModule: new Map(),
+  }
+  // The first frame from the leaf up that is ours or a package's (itself, if it is; the frame
+  // just under the root if none is).
+  const callers = new Map<number, number>()
+  const callerOf = (id: number): number => {
+    let caller = callers.get(id)
+    if (caller !== undefined) return caller
+    const { url } = byId.get(id)!.callFrame
+    const up = parent.get(id)!
+    const ours = url.includes('/dist/') && module.get(id) !== url
+    caller = ours || !parent.has(up) ? id : callerOf(up)
+    callers.set(id, caller)
+    return caller
   }
   let t = profile.startTime
   profile.samples.forEach((id, i) => {
     const us = profile.timeDeltas[i] ?? 0
     t += us
     if (t < fromUs || t >= toUs) return
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame
+    const { functionName } = byId.get(id)!.callFrame
     s.sampledUs += us
     if (functionName === '(idle)') return void (s.idleUs += us)
     if (functionName === '(garbage collector)') s.gcUs += us
     if (functionName === '(program)') s.programUs += us
     add(s.selfByFunction, key.get(id)!, us)
-    add(s.selfByModule, url ? placeOf(url, lineNumber) : `(native) ${functionName}`, us)
+    add(s.selfByModule, module.get(id)!, us)
+    const caller = callerOf(id)
+    add(s.selfByCaller, key.get(caller)!, us)
+    add(s.selfByCallerModule, module.get(caller)!, us)
     const seen = new Set<string>()
     // The root is every sample's ancestor: 100% says nothing.
     for (let n = id; parent.has(n); n = parent.get(n)!) {
-      const k = key.get(n)!
-      if (!seen.has(k)) add(s.totalByFunction, k, us)
-      seen.add(k)
+      for (const k of [key.get(n)!, `module ${module.get(n)!}`]) {
+        if (seen.has(k)) continue
+        seen.add(k)
+        if (k.startsWith('module ')) add(s.totalByModule, k.slice(7), us)
+        else add(s.totalByFunction, k, us)
+      }
     }
   })
   return s
