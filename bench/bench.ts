@@ -73,7 +73,8 @@ if (cases.has('logger')) {
     flags: ['--log-level', level],
   }))
   const endpoints = ['GET /v1/processes', 'GET /v1/nfvs/1', 'PUT /v1/nfvs/1/patches'] as const
-  const rows = await compareFlags(generator, seconds, variants, [...endpoints], CONNECTIONS, log)
+  const options = { seconds, repeat: Number(values.repeat) }
+  const rows = await compareFlags(generator, options, variants, [...endpoints], CONNECTIONS, log)
   results.logger = rows
   sections.push(`The logger's cost, the same cases at info and at warn:\n\n${variantTable(rows)}`)
   failures.push(...rows.map((r) => r.figures))

@@ -112,7 +112,8 @@ export async function httpCase(
         { name: '--state-dir none', flags: ['--state-dir', 'none'] },
       ]
       const put: Endpoint[] = ['PUT /v1/nfvs/1/patches']
-      return { rows: await compareFlags(generator, seconds, variants, put, CONNECTIONS, log) }
+      const options = { seconds, repeat }
+      return { rows: await compareFlags(generator, options, variants, put, CONNECTIONS, log) }
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

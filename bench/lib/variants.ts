@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process'
 import { ENDPOINTS, SIMS, type Endpoint } from './cases.ts'
 import type { Generator } from './load.ts'
-import { measure, type Measured } from './measure.ts'
+import { measure, medianOf, type Measured } from './measure.ts'
 import { startRig, type Rig } from './rig.ts'
 
 /** One variant's figure for one case. */
@@ -15,33 +15,41 @@ export type VariantRow = {
 
 /**
  * Measures each case on one fresh controller per variant (flags), with the usual processes; all
- * variants run at once and take turns case by case, so a machine's drift hits each alike.
+ * variants run at once and take turns case by case, so a machine's drift hits each alike. With
+ * `repeat` rounds each figure is the median of its rounds.
  */
 export async function compareFlags(
   generator: Generator,
-  seconds: number,
+  { seconds, repeat = 1 }: { seconds: number; repeat?: number },
   variants: { name: string; flags: string[] }[],
   endpoints: Endpoint[],
   connections: readonly number[],
   log: (line: string) => void,
 ): Promise<VariantRow[]> {
-  const rows: VariantRow[] = []
+  const runs = new Map<string, Measured[]>()
   const rigs: Rig[] = []
   try {
     for (const { flags } of variants)
       rigs.push(await startRig(SIMS.args, SIMS.count, { flags, pollMs: 0 }))
-    for (const c of connections)
-      for (const endpoint of endpoints)
-        for (const [i, { name }] of variants.entries()) {
-          const server = { url: rigs[i]!.api, pid: rigs[i]!.controller.pid }
-          const figures = await measure(generator, server, ENDPOINTS[endpoint], c, seconds)
-          rows.push({ variant: name, endpoint, connections: c, figures })
-          log(`${name}: ${endpoint} x${c}: ${figures.rps}/s, ${figures.cpuUs} µs CPU per request`)
-        }
+    for (let round = 1; round <= repeat; round++)
+      for (const c of connections)
+        for (const endpoint of endpoints)
+          for (const [i, { name }] of variants.entries()) {
+            const server = { url: rigs[i]!.api, pid: rigs[i]!.controller.pid }
+            const figures = await measure(generator, server, ENDPOINTS[endpoint], c, seconds)
+            const key = `${name}\n${endpoint}\n${c}`
+            runs.set(key, [...(runs.get(key) ?? []), figures])
+            log(
+              `${round}/${repeat} ${name}: ${endpoint} x${c}: ${figures.rps}/s, ${figures.cpuUs} µs/req`,
+            )
+          }
   } finally {
     for (const rig of rigs) await rig.stop()
   }
-  return rows
+  return [...runs].map(([key, measured]) => {
+    const [variant, endpoint, c] = key.split('\n') as [string, Endpoint, string]
+    return { variant, endpoint, connections: Number(c), figures: medianOf(measured) }
+  })
 }
 
 /** Whether the shipped controller's --help lists `flag`. */
@@ -50,17 +58,30 @@ export function controllerHas(flag: string): boolean {
   return execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' }).includes(flag)
 }
 
-/** A table of variant rows: one line per case, one column group per variant. */
+/** A table of variant rows: one line per case, one column group per variant; with two, their CPU difference. */
 export function variantTable(rows: VariantRow[]): string {
   const variants = [...new Set(rows.map((r) => r.variant))]
   const cases = [...new Set(rows.map((r) => `${r.endpoint} x${r.connections}`))]
+  const of = (v: string, c: string) =>
+    rows.find((r) => r.variant === v && `${r.endpoint} x${r.connections}` === c)?.figures
   const cell = (v: string, c: string) => {
-    const f = rows.find((r) => r.variant === v && `${r.endpoint} x${r.connections}` === c)?.figures
+    const f = of(v, c)
     return f ? `${f.rps} | ${f.p50} | ${f.p99} | ${f.cpuUs}` : '- | - | - | -'
   }
+  const [a, b] = variants
+  const two = variants.length === 2 && a !== undefined && b !== undefined
+  const difference = (c: string) => {
+    const [x, y] = [of(a!, c)?.cpuUs, of(b!, c)?.cpuUs]
+    return x === undefined || y === undefined ? '-' : `${Math.round(x - y)}`
+  }
   return [
-    `| case | ${variants.map((v) => `${v} req/s | p50 ms | p99 ms | CPU µs/req`).join(' | ')} |`,
-    `| --- |${' --- |'.repeat(4 * variants.length)}`,
-    ...cases.map((c) => `| ${c} | ${variants.map((v) => cell(v, c)).join(' | ')} |`),
+    `| case | ${variants.map((v) => `${v} req/s | p50 ms | p99 ms | CPU µs/req`).join(' | ')} |` +
+      (two ? ` ${a} − ${b} µs/req |` : ''),
+    `| --- |${' --- |'.repeat(4 * variants.length + (two ? 1 : 0))}`,
+    ...cases.map(
+      (c) =>
+        `| ${c} | ${variants.map((v) => cell(v, c)).join(' | ')} |` +
+        (two ? ` ${difference(c)} |` : ''),
+    ),
   ].join('\n')
 }
