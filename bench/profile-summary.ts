@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { GROUPS } from './lib/profile-groups.ts'
 import { ranked, summarise, type CpuProfile, type Summary } from './lib/profile.ts'
 
 /** The summary as text: shares of busy time (idle is a share of the window). */
@@ -20,6 +21,9 @@ export function describe(s: Summary, top: number): string {
     ),
   ]
   return [
+    "issue 21's candidates (bench/lib/profile-groups.ts; they overlap), share of busy time",
+    ...[...s.byGroup].map(([name, us]) => `${pct(us, busy).padStart(6)}  ${name}`),
+    '',
     `${(s.sampledUs / 1e6).toFixed(2)} s sampled: idle ${pct(s.idleUs, s.sampledUs)}; ` +
       `of the busy ${(busy / 1e6).toFixed(2)} s: GC ${pct(s.gcUs, busy)}, ` +
       `(program) ${pct(s.programUs, busy)}`,
@@ -43,5 +47,7 @@ if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) {
   const profile = JSON.parse(readFileSync(positionals[0]!, 'utf8')) as CpuProfile
   const from = values.from === undefined ? -Infinity : Number(values.from)
   const to = values.to === undefined ? Infinity : Number(values.to)
-  process.stdout.write(`${describe(summarise(profile, from, to), Number(values.top ?? 25))}\n`)
+  process.stdout.write(
+    `${describe(summarise(profile, from, to, GROUPS), Number(values.top ?? 25))}\n`,
+  )
 }

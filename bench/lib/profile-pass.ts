@@ -9,6 +9,7 @@ import { describe } from '../profile-summary.ts'
 import { CONNECTIONS, ENDPOINTS, SIMS, type Endpoint } from './cases.ts'
 import type { Generator } from './load.ts'
 import { measure, type Measured } from './measure.ts'
+import { GROUPS } from './profile-groups.ts'
 import { ranked, summarise, type CpuProfile, type Summary } from './profile.ts'
 import { startRig } from './rig.ts'
 
@@ -67,7 +68,10 @@ export async function profilePass(
   copyFileSync(join(dir, name), file)
   rmSync(dir, { recursive: true, force: true })
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile
-  const cases = measured.map((m) => ({ ...m, summary: summarise(profile, ...m.figures.window) }))
+  const cases = measured.map((m) => ({
+    ...m,
+    summary: summarise(profile, ...m.figures.window, GROUPS),
+  }))
   return { file, cases }
 }
 
@@ -88,6 +92,12 @@ export function profileReport(cases: ProfiledCase[], top: number): string {
           `--trace-gc: ${gc.scavenges} scavenges, ${gc.markCompacts} mark-compacts, ` +
           `${gc.pauseMs.toFixed(0)} ms of pauses (${((100 * gc.pauseMs) / windowMs).toFixed(1)}% ` +
           `of the window, ${perRequest(1000 * gc.pauseMs)} µs per request).`,
+        '',
+        "| issue 21's candidate (bench/lib/profile-groups.ts) | share of busy | µs per request |",
+        '| --- | --- | --- |',
+        ...[...s.byGroup].map(
+          ([name, us]) => `| ${name} | ${((100 * us) / busy).toFixed(1)}% | ${perRequest(us)} |`,
+        ),
         '',
         '| busy time charged to the nearest caller of ours or of a package | share | µs per request |',
         '| --- | --- | --- |',

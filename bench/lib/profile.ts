@@ -17,6 +17,13 @@ export type CpuProfile = {
   timeDeltas: number[]
   startTime: number
 }
+/** A part of a profile: the time of the modules `is` accepts, counted `how`. */
+export type Group = {
+  name: string
+  how: 'self' | 'caller' | 'total'
+  is: (module: string) => boolean
+}
+
 /** Where the main thread's time went, in µs. */
 export type Summary = {
   /** Sampled time in the window, idle included. */
@@ -38,6 +45,7 @@ export type Summary = {
   selfByCaller: Map<string, number>
   /** The same by the caller's module: a partition of the busy time by who caused it. */
   selfByCallerModule: Map<string, number>
+  byGroup: Map<string, number>
 }
 
 /** µs of the monotonic clock, as a profile's timestamps count. */
@@ -85,7 +93,12 @@ const add = (map: Map<string, number>, key: string, us: number) =>
   map.set(key, (map.get(key) ?? 0) + us)
 
 /** Summary of the samples taken in [fromUs, toUs) (the whole profile by default). */
-export function summarise(profile: CpuProfile, fromUs = -Infinity, toUs = Infinity): Summary {
+export function summarise(
+  profile: CpuProfile,
+  fromUs = -Infinity,
+  toUs = Infinity,
+  groups: Group[] = [],
+): Summary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
@@ -111,6 +124,7 @@ export function summarise(profile: CpuProfile, fromUs = -Infinity, toUs = Infini
     totalByModule: new Map(),
     selfByCaller: new Map(),
     selfByCallerModule: new Map(),
+    byGroup: new Map(groups.map((g) => [g.name, 0])),
   }
   // The first frame from the leaf up that is ours or a package's (itself, if it is; the frame
   // just under the root if none is).
@@ -140,6 +154,17 @@ export function summarise(profile: CpuProfile, fromUs = -Infinity, toUs = Infini
     const caller = callerOf(id)
     add(s.selfByCaller, key.get(caller)!, us)
     add(s.selfByCallerModule, module.get(caller)!, us)
+    const stack = new Set<string>()
+    for (let n = id; parent.has(n); n = parent.get(n)!) stack.add(module.get(n)!)
+    for (const g of groups) {
+      const counts =
+        g.how === 'self'
+          ? g.is(module.get(id)!)
+          : g.how === 'caller'
+            ? g.is(module.get(caller)!)
+            : [...stack].some(g.is)
+      if (counts) add(s.byGroup, g.name, us)
+    }
     const seen = new Set<string>()
     // The root is every sample's ancestor: 100% says nothing.
     for (let n = id; parent.has(n); n = parent.get(n)!) {
