@@ -58,7 +58,7 @@ export const GROUPS: Group[] = [
   },
   { name: 'response JSON: src/http/json.ts', how: 'total', is: among('src/http/json.ts') },
   {
-    name: 'body check: valibot, src/http/validate.ts',
+    name: 'schemas: valibot (bodies and replies), src/http/validate.ts',
     how: 'total',
     is: among('valibot', 'src/http/validate.ts'),
   },
