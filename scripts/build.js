@@ -9,7 +9,17 @@ const root = join(import.meta.dirname, '..')
 rmSync(join(root, 'dist'), { recursive: true, force: true })
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'src/cli.ts', sim: 'src/sim/cli.ts', demo: 'src/demo.ts' },
+  entryPoints: {
+    cli: 'src/cli.ts',
+    sim: 'src/sim/cli.ts',
+    demo: 'src/demo.ts',
+    // The store's writer thread is started from its own file, found next to the bundle.
+    'store-writer': 'src/store/store-writer.js',
+  },
+  // Loaded from node_modules at run time: better-sqlite3 is a native module, and etcd3 reads its
+  // .proto files from its own directory (the fleet code imports it only when used, so a command
+  // without --etcd never needs it).
+  external: ['better-sqlite3', 'etcd3'],
   outdir: 'dist',
   bundle: true,
   platform: 'node',
@@ -19,9 +29,6 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
-  // etcd3 loads its .proto files from its own directory at run time, so it cannot be bundled; the
-  // fleet code imports it only when used, so a command without --etcd never needs it.
-  external: ['etcd3'],
   logLevel: 'warning',
 })
 // The page's own files are served as they are: they go next to the bundle (dist/ui).

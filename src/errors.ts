@@ -17,6 +17,9 @@ export type ErrorCode =
   | 'PROCESS_UNAVAILABLE' // not sent: the process disconnected and did not come back in time
   | 'INTERNAL' // a fault of the controller itself
   | 'NOT_IN_RELEASE' // the process's SPP release has no such command; nothing was sent
+  | 'APPLY_RUNNING' // a topology apply is already running
+  | 'TOPOLOGY_CHANGED' // the live topology is not the one the request's If-Match names
+  | 'PLAN_REFUSED' // a process would refuse the desired topology; nothing was sent
 
 /** An expected failure, carrying a code and a message fit to show a user. */
 export class ControllerError extends Error {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { CLIENT_ID_PATTERN } from '../src/http/schemas.ts'
+import { CLIENT_ID_PATTERN } from '../src/protocol/tokens.ts'
 import { registrations, withHarness } from './helpers/harness.ts'
 import { primary2020, scriptedPeer, spaced2020 } from './helpers/peer-2020.ts'
 

@@ -1,11 +1,9 @@
 // Asking a process: queue one command on its connection and wait for the decoded reply.
 import { ControllerError } from '../errors.ts'
+import type { ProcessKind } from '../protocol/bodies.ts'
+import type { Command } from '../protocol/command.ts'
+import { statusOf, type StatusBody } from '../protocol/kinds/status.ts'
 import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
-import { nfvCommands } from '../protocol/nfv.ts'
-import { pcapCommands } from '../protocol/pcap.ts'
-import { primaryCommands } from '../protocol/primary.ts'
-import type { Command, ProcessKind } from '../protocol/types.ts'
-import { mirrorCommands, vfCommands } from '../protocol/vf.ts'
 import { createJob, type JobOptions } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
 
@@ -33,21 +31,8 @@ export function ask<T>(
 }
 
 /** A process's status, whatever its kind: the body its own GET endpoint answers. */
-export function askStatus(
+export const askStatus = <K extends ProcessKind>(
   connection: ProcessConnection,
-  kind: ProcessKind,
+  kind: K,
   options?: JobOptions,
-): Promise<object> {
-  switch (kind) {
-    case 'primary':
-      return ask(connection, primaryCommands.status(), options)
-    case 'nfv':
-      return ask(connection, nfvCommands.status(), options)
-    case 'vf':
-      return ask(connection, vfCommands.status(), options)
-    case 'mirror':
-      return ask(connection, mirrorCommands.status(), options)
-    case 'pcap':
-      return ask(connection, pcapCommands.status(), options)
-  }
-}
+): Promise<StatusBody[K]> => ask(connection, statusOf(kind), options)

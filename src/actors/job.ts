@@ -2,7 +2,7 @@
 import { ControllerError } from '../errors.ts'
 import type { Change, Effect } from '../protocol/effects.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
-import { effectOf, type Command } from '../protocol/types.ts'
+import { effectOf, type Command } from '../protocol/command.ts'
 
 /** A reply frame, or why none came. */
 export type Outcome = Result<Buffer>

@@ -1,158 +1,18 @@
 // One connected SPP process as an xstate actor: identifies it, queues its commands, one in flight.
-import type { Socket } from 'node:net'
-import type { Logger } from 'pino'
-import { assign, enqueueActions, raise, sendTo, setup, type ActorRefFrom } from 'xstate'
-import type { ErrorCode } from '../errors.ts'
-import { HANDSHAKES, type Identity } from '../protocol/client-id.ts'
-import type { Effect } from '../protocol/effects.ts'
-import { learnProfile, type Era, type Profile } from '../protocol/era.ts'
-import { fail, type Result } from '../protocol/result.ts'
-import type { ProcessKind } from '../protocol/types.ts'
-import { hazardOf, needsCores } from '../state/hazards.ts'
-import { mirrorCommands, vfCommands } from '../protocol/vf.ts'
-import { emptyView, nextView, type ProcessView } from '../state/process-view.ts'
+import { assign, raise, sendTo, type ActorRefFrom } from 'xstate'
+import { HANDSHAKES } from '../protocol/handshake.ts'
+import { learn } from '../protocol/release.ts'
+import { fail } from '../protocol/result.ts'
 import { CommandQueue } from './command-queue.ts'
-import { answer, createJob, refuse, type Job } from './job.ts'
-import { socketLink, type LinkEvent } from './socket-link.ts'
+import { closedMessage, connectionSetup } from './connection-setup.ts'
+import { processLabel as label } from './label.ts'
 
-export type Input = {
-  socket: Socket
-  /** The port it came in on: a primary is probed with `status`, a secondary asked its client id. */
-  role: 'primary' | 'secondary'
-  replyTimeoutMs: number
-  maxReplyBytes: number
-  /** Commands allowed to wait (a request joining a queued read takes no place). */
-  maxQueue: number
-  log: Logger
-}
-type Context = Input & {
-  queue: CommandQueue // mutated in place: copying it on every command cost O(n) per event
-  current?: { job: Job; sentAt: number }
-  kind?: ProcessKind
-  clientId?: number
-  view?: ProcessView
-  /** The wire dialect learnt from what the process sent (protocol/era.ts). */
-  profile: Profile
-  closeReason?: string
-}
-type Events =
-  | { type: 'command'; job: Job }
-  | LinkEvent
-  | { type: 'handshake'; result: Result<Identity> }
-  | { type: 'close'; reason: string }
-/** A command's outcome, for the logs, the event stream and the metrics. */
-export type CommandDone = {
-  type: 'commandDone'
-  line: string
-  metric: string
-  reply: Result<Effect>
-  before: ProcessView
-  after: ProcessView
-  ms: number
-}
-type Emitted =
-  | { type: 'identified'; kind: ProcessKind; clientId?: number; era?: Era }
-  | CommandDone
-  /** Commands that were never written when the connection closed: they may wait for the process. */
-  | { type: 'unsent'; jobs: Job[] }
-
-const label = ({ kind, clientId }: { kind?: ProcessKind; clientId?: number }) =>
-  kind === undefined ? 'unidentified' : clientId === undefined ? kind : `${kind} ${clientId}`
-const closedMessage = (context: Context) =>
-  `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
+export type { CommandDone, Input } from './connection-setup.ts'
 
 /** One connected SPP process: identifies it, queues its commands and keeps one in flight. */
-export const processConnection = setup({
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's typing idiom
-  types: {} as { input: Input; context: Context; events: Events; emitted: Emitted },
-  actors: { socketLink },
-  delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
-  guards: {
-    hasQueue: ({ context }) => context.queue.length > 0,
-    nothingSent: ({ context }) => context.current === undefined,
-    currentCloses: ({ context }) => context.current?.job.closes === true,
-  },
-  actions: {
-    queue: ({ context: { queue, maxQueue, kind, clientId } }, job: Job) => {
-      if (queue.joins(job) || queue.length < maxQueue) return queue.push(job)
-      const process = label({ kind, clientId })
-      refuse(job, `${process} has ${maxQueue} commands waiting: try again later`, 'QUEUE_FULL')
-    },
-    /** Writes the next command someone still waits for, refusing any that would hang the process. */
-    sendNext: enqueueActions(({ context, enqueue }) => {
-      for (let job = context.queue.shift(); job; job = context.queue.shift()) {
-        const { view } = context
-        // A component start is never sent unchecked: on a connection whose status was not read
-        // yet (a reconnect, a command resent after one), the status is read first.
-        if (view && job.change && needsCores(view, job.change)) {
-          context.queue.unshift(job)
-          const read =
-            view.kind === 'mirror'
-              ? createJob(mirrorCommands.status())
-              : createJob(vfCommands.status())
-          read.promise.catch(() => {}) // nobody waits for it; it fills the view
-          job = read.job
-        }
-        const hazard = view && job.change && hazardOf(view, job.change)
-        if (hazard) {
-          refuse(job, hazard, 'INVALID_REQUEST')
-          continue
-        }
-        enqueue.assign({ current: { job, sentAt: performance.now() } })
-        enqueue.sendTo('link', { type: 'write', line: job.line })
-        return
-      }
-    }),
-    settle: enqueueActions(({ context, enqueue }, reply: Result<Buffer>) => {
-      const { current, view, log } = context
-      if (!current || !view) return
-      const { job, sentAt } = current
-      const result = answer(job, reply)
-      let after = view
-      if (result.ok) {
-        const next = nextView(view, result.value, Date.now())
-        if (next.ok) after = next.value
-        else log.error({ process: label(context), command: job.line }, next.message)
-      }
-      const level = result.ok ? 'info' : 'warn'
-      if (log.isLevelEnabled(level)) {
-        const ms = Math.round(performance.now() - job.queuedAt)
-        const outcome = result.ok ? 'ok' : result.code
-        const fields = {
-          req: job.requestId,
-          process: label(context),
-          command: job.line,
-          outcome,
-          ms,
-          joined: job.waiters.length - 1,
-        }
-        log[level](fields, result.ok ? 'command done' : `command failed: ${result.message}`)
-      }
-      const profile = result.ok ? learnProfile(context.profile, result.value) : context.profile
-      enqueue.assign({ current: undefined, view: after, profile })
-      const ms = performance.now() - sentAt
-      const { line, metric } = job
-      enqueue.emit({ type: 'commandDone', line, metric, reply: result, before: view, after, ms })
-    }),
-    /** Fails every queued command without sending it. */
-    failQueue: ({ context }, reply: { code: ErrorCode; message: string }) => {
-      for (const job of context.queue.drain()) refuse(job, reply.message, reply.code)
-    },
-    /** Hands the commands never written to whoever can send them on the process's next connection. */
-    handOver: enqueueActions(({ context, enqueue }) => {
-      const jobs = context.queue.drain()
-      if (jobs.length === 0) return
-      if (context.kind === undefined) {
-        for (const job of jobs) refuse(job, closedMessage(context), 'CONNECTION_CLOSED')
-      } else {
-        enqueue.emit({ type: 'unsent', jobs })
-      }
-    }),
-    setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
-  },
-}).createMachine({
+export const processConnection = connectionSetup.createMachine({
   id: 'processConnection',
-  context: ({ input }) => ({ ...input, queue: new CommandQueue(), profile: {} }),
+  context: ({ input }) => ({ ...input, queue: new CommandQueue() }),
   invoke: {
     id: 'link',
     src: 'socketLink',
@@ -165,9 +25,9 @@ export const processConnection = setup({
   on: {
     command: { actions: { type: 'queue', params: ({ event }) => event.job } },
     'link.frameBytes': {
-      actions: assign({
-        profile: ({ context, event }) => ({ ...context.profile, frameBytes: event.bytes }),
-      }),
+      actions: assign(({ context: { learnt }, event: { bytes } }) =>
+        learnt ? { learnt: learn(learnt, { frameBytes: bytes }) } : { frameBytes: bytes },
+      ),
     },
     'link.closed': {
       target: '.closed',
@@ -196,13 +56,7 @@ export const processConnection = setup({
           {
             guard: ({ event }) => event.result.ok,
             target: 'idle',
-            actions: enqueueActions(({ context, event: { result }, enqueue }) => {
-              if (!result.ok) return
-              const { kind, clientId, era } = result.value
-              const profile = era ? { ...context.profile, era } : context.profile
-              enqueue.assign({ kind, clientId, view: emptyView(kind), profile })
-              enqueue.emit({ type: 'identified', ...result.value })
-            }),
+            actions: { type: 'identify', params: ({ event }) => event.result },
           },
           {
             target: 'closed',
@@ -311,4 +165,3 @@ export const processConnection = setup({
 })
 
 export type ProcessConnection = ActorRefFrom<typeof processConnection>
-export { label as processLabel }

@@ -5,7 +5,8 @@ import type { Logger } from 'pino'
 import { burstLog } from '../burst-log.ts'
 import { createActor } from 'xstate'
 import { refuse } from './job.ts'
-import { processConnection, processLabel, type ProcessConnection } from './process-connection.ts'
+import { processLabel } from './label.ts'
+import { processConnection, type ProcessConnection } from './process-connection.ts'
 import type { Registry } from './registry.ts'
 
 export type ProcessListenerOptions = {

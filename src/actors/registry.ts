@@ -1,10 +1,11 @@
 // Who is connected: one served connection per identity, claimants on standby, unsent commands held.
 import { EventEmitter } from 'node:events'
 import { ControllerError } from '../errors.ts'
-import type { ProcessKind, SecondaryKind } from '../protocol/types.ts'
+import type { ProcessKind, SecondaryKind } from '../protocol/command.ts'
 import { askStatus } from './ask.ts'
 import { refuse, type Job } from './job.ts'
-import { processLabel, type ProcessConnection } from './process-connection.ts'
+import { processLabel } from './label.ts'
+import type { ProcessConnection } from './process-connection.ts'
 
 /** An identified process. The primary has no client id; `peer` is its address and port. */
 export type ProcessEntry = {

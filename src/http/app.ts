@@ -8,22 +8,17 @@ import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
+import { createApplier } from '../topology/apply.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
-import { eventRoutes, type EventStreamOptions } from './event-routes.ts'
-import { CLIENT_ID_PATTERN } from './schemas.ts'
-import { mirrorRoutes, vfRoutes } from './component-routes.ts'
 import { notFound, onError } from './errors.ts'
-import { nfvRoutes } from './nfv-routes.ts'
-import { cpuRoutes } from './cpu-routes.ts'
-import { pcapRoutes, secondaryExitRoutes } from './pcap-routes.ts'
-import { primary2020Routes } from './primary-2020-routes.ts'
-import { presentNfv, presentTopology, type NfvStatusWords } from './present.ts'
-import { primaryRoutes } from './primary-routes.ts'
+import { openApiJson } from './openapi.ts'
+import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
-import { topologyRoutes } from './topology-routes.ts'
-import { openApiRoutes } from './openapi.ts'
 import { requestIdSource } from './request-id.ts'
-import { UI_PATHS, uiRoutes } from './ui-routes.ts'
+import { mount, type EventStreamOptions } from './route.ts'
+import { ROUTES } from './routes/all.ts'
+import { assetRoutes, UI_PATHS } from './ui-routes.ts'
 
 export type AppOptions = {
   registry: Registry
@@ -34,6 +29,8 @@ export type AppOptions = {
   events: EventStreamOptions
   /** How nfv status is worded (default `spec`). */
   nfvStatus?: NfvStatusWords
+  /** Where this host's cpus are described (GET /v1/cpu_layout). */
+  sysfsCpu?: string
   /** Who may do what (--auth-file, --allow-read-anonymous); without clients, anyone may. */
   access?: Omit<AuthenticateOptions, 'publicPaths'>
 }
@@ -41,7 +38,6 @@ export type AppOptions = {
 /** The REST API of ../shared/spec/rest-api.md. */
 export function createApp(options: AppOptions) {
   const { registry, log, maxBodyBytes, hub, metrics, events, nfvStatus = 'spec' } = options
-  const processes = processesOf(registry)
   const app = new Hono<{ Variables: RequestIdVariables }>()
   // One middleware for what every request needs: its id, its log line, its metrics.
   const requestIds = requestIdSource()
@@ -87,24 +83,25 @@ export function createApp(options: AppOptions) {
         c.text('Method not allowed.', 405, { Allow: methods.join(',') }),
     }),
   )
-  app.route('/v1', primaryRoutes(registry, processes))
-  app.route('/v1/nfvs', nfvRoutes(processes, presentNfv(nfvStatus)))
-  app.route('/v1/vfs', vfRoutes(processes))
-  app.route('/v1/mirrors', mirrorRoutes(processes))
-  // SPP 2020 (spp-protocol-2020 §10): routes only 2020-era processes have; 405 for 18.11 ones.
-  app.route('/v1', primary2020Routes(registry, processes))
-  app.route('/v1/vfs', secondaryExitRoutes(registry, processes, 'vf'))
-  app.route('/v1/mirrors', secondaryExitRoutes(registry, processes, 'mirror'))
-  app.route('/v1/pcaps', pcapRoutes(processes))
-  app.route('/v1', cpuRoutes(registry))
-  app.route('/v1', eventRoutes(hub, events))
   // Plan/apply steps go through the app itself, so each is checked like a client's request.
-  app.route('/v1', topologyRoutes(registry, hub, app.request, presentTopology(nfvStatus)))
-  app.get('/metrics', async (c) =>
-    c.body(await metrics.render(), 200, { 'Content-Type': metrics.registry.contentType }),
-  )
-  app.route('/', openApiRoutes())
-  app.route('/', uiRoutes()) // the page and the docs (src/ui)
+  const applier = createApplier({
+    registry,
+    hub,
+    dispatch: (path, init) => app.request(path, init),
+  })
+  const deps = {
+    registry,
+    processes: processesOf(registry),
+    hub,
+    metrics,
+    events,
+    present: presenters(nfvStatus),
+    applier,
+    sysfsCpu: options.sysfsCpu ?? '/sys/devices/system/cpu',
+    openApiJson: openApiJson(),
+  }
+  app.route('/', mount(ROUTES, deps))
+  app.route('/', assetRoutes()) // the files the pages load (src/ui)
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
   return app

@@ -16,7 +16,10 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   COMMAND_REJECTED: 400,
   PROCESS_NOT_FOUND: 404,
   NOT_IN_RELEASE: 405,
+  APPLY_RUNNING: 409,
+  TOPOLOGY_CHANGED: 412,
   BODY_TOO_LARGE: 413,
+  PLAN_REFUSED: 422,
   CLIENT_GONE: 499 as ContentfulStatusCode, // nginx's code for it: counted as a client outcome
   REPLY_TIMEOUT: 500,
   PROCESS_UNRESPONSIVE: 500,
@@ -40,12 +43,16 @@ const HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
   NOT_IN_RELEASE: { Allow: '' },
 }
 
-/** Answers every error as text/plain; unexpected ones are logged and never shown. */
+/**
+ * Answers every error as text/plain, its code in `X-Error-Code` (a topology apply reports a failed
+ * step's); unexpected ones are logged and never shown.
+ */
 export const onError =
   (logError: (err: Error) => void): ErrorHandler =>
   (err, c) => {
     if (err instanceof ControllerError) {
-      return c.text(err.message, STATUS[err.code], HEADERS[err.code])
+      const headers = { ...HEADERS[err.code], 'X-Error-Code': err.code }
+      return c.text(err.message, STATUS[err.code], headers)
     }
     logError(err)
     return c.text('internal error in the controller', 500)

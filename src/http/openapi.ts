@@ -1,12 +1,15 @@
-// GET /openapi.json: the API as OpenAPI 3.1, built from the valibot schemas the routes validate with.
+// The API as OpenAPI 3.1 (GET /openapi.json), built from the route tables and the valibot schemas
+// the routes validate with.
 import { toJsonSchema } from '@valibot/to-json-schema'
-import { Hono } from 'hono'
 import type { GenericSchema } from 'valibot'
-import { OPERATIONS, type Operation } from './operations.ts'
-import * as bodies from './schemas.ts'
+import { ComponentName } from '../protocol/tokens.ts'
+import { rows, type Operation } from './route.ts'
+import { ROUTES } from './routes/all.ts'
 import { UI_PATHS } from './ui-routes.ts'
 
-export { OPERATIONS, type Operation }
+export type { Operation }
+/** Every operation the app serves, one row per method and path (static files aside). */
+export const OPERATIONS: Operation[] = rows(ROUTES)
 
 const schema = (s: GenericSchema) => {
   // input types: a body is described as a client sends it (before any transform the route applies)
@@ -24,7 +27,7 @@ const text = (description: string) => ({
 /** Every path parameter of every route: a route whose parameter is missing here fails the build. */
 const PARAMETERS: Record<string, { schema: object; description: string }> = {
   client_id: { schema: { type: 'integer' }, description: 'the client id of the process' },
-  name: { schema: schema(bodies.ComponentName), description: 'a component name' },
+  name: { schema: schema(ComponentName), description: 'a component name' },
   port_id: {
     schema: { type: 'integer', minimum: 0, maximum: 255 },
     description: 'a physical port of the primary',
@@ -57,7 +60,7 @@ const PUBLIC = new Set([...UI_PATHS, '/openapi.json'])
 const security = (method: string, path: string) =>
   method === 'get' && PUBLIC.has(path) ? [] : [{ bearer: [method === 'get' ? 'read' : 'write'] }]
 
-function operation({ method, path, summary, body, example, success, command }: Operation) {
+function operation({ method, path, summary, body, example, success, command, errors }: Operation) {
   const params = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => parameter(path, name!))
   const responses: Record<string, object> = {}
   if (success === 204) responses['204'] = { description: 'Done' }
@@ -83,6 +86,8 @@ function operation({ method, path, summary, body, example, success, command }: O
   if (body) responses['413'] = text('The body is over the size limit')
   if (command)
     responses['500'] = text('The exchange with the process failed (timeout, disconnect, bad reply)')
+  for (const [status, description] of Object.entries(errors ?? {}))
+    responses[status] = text(description)
   return {
     summary,
     tags: [TAGS(path)],
@@ -120,10 +125,8 @@ export function openApiDocument(operations: Operation[] = OPERATIONS) {
   }
 }
 
-/** GET /openapi.json (built once: the table does not change while the controller runs). */
-export function openApiRoutes(operations: Operation[] = OPERATIONS) {
-  const document = JSON.stringify(openApiDocument(operations))
-  return new Hono().get('/openapi.json', (c) =>
-    c.body(document, 200, { 'Content-Type': 'application/json' }),
-  )
+/** The document as GET /openapi.json answers it, serialised once. */
+export function openApiJson(operations: Operation[] = OPERATIONS): () => string {
+  let json: string | undefined
+  return () => (json ??= JSON.stringify(openApiDocument(operations)))
 }

@@ -1,5 +1,6 @@
 // How answers word an nfv's status: the spec's Running/Idle, or the process's own running/idling.
-import { WIRE_STATUS, type NfvInfo } from '../protocol/nfv.ts'
+import type { NfvInfo } from '../protocol/bodies.ts'
+import { WIRE_STATUS } from '../protocol/kinds/nfv.ts'
 import type { TopologyDocument } from '../topology/read-topology.ts'
 
 /** `spec` (default): Running/Idle as the REST spec says; `wire`: as SPP's controller answered. */
@@ -27,3 +28,13 @@ export function presentTopology(words: NfvStatusWords) {
           ),
         }
 }
+
+/** How GET answers word nfv status, per the controller's `--nfv-status`. */
+export type Presenters = {
+  nfv: (info: NfvInfo) => object
+  topology: (document: TopologyDocument) => object
+}
+export const presenters = (words: NfvStatusWords): Presenters => ({
+  nfv: presentNfv(words),
+  topology: presentTopology(words),
+})

@@ -1,15 +1,14 @@
-// How a handler reaches the process its request addresses: find it (404), then ask it.
+// How a handler reaches the process its request addresses: find it once (404), read its body in
+// the grammar of its release (400), then ask it.
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
-import { ask, askStatus } from '../actors/ask.ts'
-import { LONG_FRAME_BYTES } from '../protocol/padded-frames.ts'
+import type * as v from 'valibot'
+import { processHandle, type ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
-import type { Profile } from '../protocol/era.ts'
-import type { Command, ProcessKind, SecondaryKind } from '../protocol/types.ts'
-import type { ProcessView } from '../state/process-view.ts'
-
-/** The process a request addresses, by identity: its connection is looked up when it is asked. */
-export type Target = { kind: ProcessKind; clientId?: number }
+import type { ProcessKind } from '../protocol/bodies.ts'
+import type { Capability, Caps } from '../protocol/release.ts'
+import { portNeeds, type PortUse } from '../protocol/tokens.ts'
+import { check, readRecord } from './validate.ts'
 
 /**
  * Whether the HTTP client went away before its answer was sent. Asked only when its command is
@@ -21,50 +20,43 @@ function clientGone(c: Context): (() => boolean) | undefined {
   return () => outgoing.destroyed && !outgoing.writableFinished
 }
 
-/** Finding and asking processes on behalf of requests. */
+/** Finding processes on behalf of requests. */
 export function processesOf(registry: Registry) {
   return {
-    /** The primary (404 if it is not connected). */
-    primary(): Target {
-      registry.primary()
-      return { kind: 'primary' }
-    },
-    /** The secondary of this kind that the request's `client_id` names (404 if none). */
-    secondary(c: Context, kind: SecondaryKind): Target {
-      const { clientId } = registry.secondary(kind, Number(c.req.param('client_id')))
-      return { kind, clientId }
-    },
-    /**
-     * Queues a command for the process as it is connected now (it may have reconnected while the
-     * request body was read); settles with the decoded reply.
-     */
-    ask<T>(c: Context, target: Target, command: Command<T>): Promise<T> {
-      const { connection } = registry.find(target.kind, target.clientId)
-      return ask(connection, command, { requestId: c.get('requestId'), left: clientGone(c) })
-    },
-    /** The wire dialect learnt from the process so far (protocol/era.ts). */
-    profile(target: Target): Profile {
-      return registry.find(target.kind, target.clientId).connection.getSnapshot().context.profile
-    },
-    /**
-     * Whether a primary or nfv pads its replies to 32768 bytes (19.11 on). The length is measured
-     * from the padding of a reply, known once the next reply starts: until then, one `status` (a
-     * read, harmless) is asked first.
-     */
-    async isRelease1911(c: Context, target: Target): Promise<boolean> {
-      const { connection } = registry.find(target.kind, target.clientId)
-      const { era, frameBytes } = connection.getSnapshot().context.profile
-      if (era === '18.11') return false
-      if (frameBytes === undefined) {
-        await askStatus(connection, target.kind, { requestId: c.get('requestId') })
-      }
-      return this.profile(target).frameBytes === LONG_FRAME_BYTES
-    },
-    /** What the controller knows of the process now. */
-    view(target: Target): ProcessView | undefined {
-      return registry.find(target.kind, target.clientId).connection.getSnapshot().context.view
+    /** The primary, or the secondary of this kind the request's `client_id` names (404 if none). */
+    find(c: Context, kind: ProcessKind): ProcessHandle {
+      const entry = registry.find(
+        kind,
+        kind === 'primary' ? undefined : Number(c.req.param('client_id')),
+      )
+      return processHandle(registry, entry, { requestId: c.get('requestId'), left: clientGone(c) })
     },
   }
 }
-
 export type Processes = ReturnType<typeof processesOf>
+
+/** A capability is possible for a process until it has shown whether it has it. */
+const possible = (caps: Caps | undefined) => (cap: Capability) =>
+  !caps || !caps.settled || caps.has(cap)
+
+/**
+ * A body whose grammar depends on the process's release (memif ports, queues of phy ports): read
+ * and checked against every release the process may still be, nothing sent; then, where a value
+ * needs a capability the process has not shown yet, once more against its own release, after one
+ * status read if it has not told (a 400 names the field either way).
+ */
+export async function readFor<S extends v.GenericSchema>(
+  c: Context,
+  process: ProcessHandle,
+  schemaFor: (has: (cap: Capability) => boolean) => S,
+  ports: (body: v.InferOutput<S>) => [PortUse, string][],
+): Promise<v.InferOutput<S>> {
+  const raw = await readRecord(c)
+  const caps = process.describe().caps
+  const body = check(schemaFor(possible(caps)), raw)
+  const needs = ports(body).flatMap(([use, port]) => portNeeds(use, port) ?? [])
+  if (!caps || caps.settled || needs.length === 0) return body
+  let known = caps
+  for (const cap of needs) known = await process.caps(cap)
+  return check(schemaFor(possible(known)), raw)
+}

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 
 const require = createRequire(import.meta.url)
 // The page's files: next to the bundle when running compiled (dist/ui), else src/ui.
@@ -59,25 +59,28 @@ export const CONTENT_SECURITY_POLICY =
 /** The URLs of the page's and docs' files (static, not API routes). */
 export const UI_PATHS = Object.keys(FILES)
 
-/** GET / (the live topology), /docs (swagger-ui) and the files they load. */
-export function uiRoutes() {
-  const cache = new Map<string, Promise<Buffer>>()
-  const app = new Hono()
-  for (const [path, file] of Object.entries(FILES)) {
-    app.get(path, async (c) => {
-      let body = cache.get(path)
-      if (!body) {
-        cache.set(path, (body = readFile(file())))
-        body.catch(() => cache.delete(path)) // a failed read is tried again next time
-      }
-      const type = TYPES[file().slice(file().lastIndexOf('.') + 1)] ?? 'application/octet-stream'
-      return c.body(new Uint8Array(await body), 200, {
-        'Content-Type': type,
-        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-        'X-Content-Type-Options': 'nosniff',
-        'Cache-Control': 'no-cache',
-      })
-    })
+const cache = new Map<string, Promise<Buffer>>()
+
+/** A handler serving one of the pages' files, read once (a failed read is tried again). */
+export const uiFile = (path: string) => async (c: Context) => {
+  const file = FILES[path]!()
+  let body = cache.get(path)
+  if (!body) {
+    cache.set(path, (body = readFile(file)))
+    body.catch(() => cache.delete(path))
   }
+  const type = TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream'
+  return c.body(new Uint8Array(await body), 200, {
+    'Content-Type': type,
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': 'no-cache',
+  })
+}
+
+/** The files the pages load (the pages themselves, / and /docs, are operations: routes/pages.ts). */
+export function assetRoutes() {
+  const app = new Hono()
+  for (const path of UI_PATHS) if (path !== '/' && path !== '/docs') app.get(path, uiFile(path))
   return app
 }

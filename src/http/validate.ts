@@ -110,6 +110,11 @@ export async function readJson<S extends v.GenericSchema>(
   c: Context,
   schema: S,
 ): Promise<v.InferOutput<S>> {
+  return check(schema, await readRecord(c))
+}
+
+/** The request body as a JSON object, whatever its Content-Type says, not checked further. */
+export async function readRecord(c: Context): Promise<Record<string, unknown>> {
   const text = await readText(c)
   if (text.trim() === '') throw invalid('request body is empty: expected a JSON object')
   let body: unknown
@@ -119,5 +124,5 @@ export async function readJson<S extends v.GenericSchema>(
     throw invalid('request body is not valid JSON')
   }
   if (!isRecord(body)) throw invalid('request body must be a JSON object')
-  return check(schema, body)
+  return body
 }

@@ -1,5 +1,5 @@
 // What a finished command tells the event stream, derived from the command's effect.
-import type { Effect } from '../protocol/effects.ts'
+import { unhandled, type Effect } from '../protocol/effects.ts'
 import type { Result } from '../protocol/result.ts'
 import type { ProcessView } from '../state/process-view.ts'
 
@@ -44,8 +44,18 @@ function changeEvent(effect: Effect): EventDraft | undefined {
         data,
       }
     }
-    default:
+    case 'primary.read':
+    case 'nfv.read':
+    case 'vf.read':
+    case 'mirror.read':
+    case 'pcap.read':
+    case 'exit': // its connection closes: process.disconnected tells
+    case 'primary.changed': // forwarder, launch, flow rules: nothing the stream shows yet
+    case 'nfv.forward':
+    case 'nfv.stop': // nfv.status tells, however the change was learned
       return undefined
+    default:
+      return unhandled(effect)
   }
 }
 

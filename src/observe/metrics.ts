@@ -1,12 +1,11 @@
 // Prometheus metrics (prom-client) of the controller and its processes, served at GET /metrics.
 import { Counter, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client'
 import { ask } from '../actors/ask.ts'
-import { processLabel } from '../actors/process-connection.ts'
+import { describe } from '../actors/describe.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
-import { eraLabel } from '../protocol/era.ts'
-import { primaryCommands, type PrimaryStatus } from '../protocol/primary.ts'
+import type { PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
+import { primaryCommands } from '../protocol/kinds/primary.ts'
 import type { Result } from '../protocol/result.ts'
-import type { ProcessKind } from '../protocol/types.ts'
 
 /** Why a guard closed a connection (see src/http/connection-guard.ts, --allow-peers). */
 export type DropReason = 'timeout' | 'evicted' | 'refused' | 'peer'
@@ -76,7 +75,7 @@ export function createMetrics(processes: Registry) {
     collect() {
       const counts = new Map<string, number>()
       for (const { kind, connection } of processes.entries()) {
-        const key = `${kind} ${eraLabel(connection.getSnapshot().context.profile)}`
+        const key = `${kind} ${describe(connection).era}`
         counts.set(key, (counts.get(key) ?? 0) + 1)
       }
       for (const kind of KINDS)
@@ -90,9 +89,9 @@ export function createMetrics(processes: Registry) {
     registers,
     collect() {
       this.reset()
-      for (const { kind, clientId, connection } of processes.entries()) {
-        const { queue, current } = connection.getSnapshot().context
-        this.set({ process: processLabel({ kind, clientId }) }, queue.length + (current ? 1 : 0))
+      for (const { connection } of processes.entries()) {
+        const { label, queueDepth } = describe(connection)
+        this.set({ process: label }, queueDepth)
       }
     },
   })
@@ -112,7 +111,7 @@ export function createMetrics(processes: Registry) {
   const lastRead = (): { status: PrimaryStatus; readAt: number } | undefined => {
     const primary = processes.entries().find((e) => e.kind === 'primary')
     if (!primary) return undefined
-    const { view } = primary.connection.getSnapshot().context
+    const { view } = describe(primary.connection)
     refresh(primary)
     return view?.kind === 'primary' && view.status && view.readAt !== undefined
       ? { status: view.status, readAt: view.readAt }

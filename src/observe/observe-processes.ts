@@ -1,6 +1,7 @@
 // Turns what the registry and each process's actor report into events and metrics.
 import type { Logger } from 'pino'
-import { processLabel } from '../actors/process-connection.ts'
+import { describe } from '../actors/describe.ts'
+import { processLabel } from '../actors/label.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
 import type { EventHub } from './event-hub.ts'
 import { commandEvents } from './events.ts'
@@ -19,7 +20,7 @@ export function observeProcesses(
   registry.on('registered', (entry, replaced) => {
     const who = identity(entry)
     // A vf or mirror tells its era in its first status, after this: `unknown`, as in the metrics.
-    const era = entry.connection.getSnapshot().context.profile.era ?? 'unknown'
+    const { era } = describe(entry.connection)
     hub.publish(replaced ? 'process.replaced' : 'process.identified', { ...who, era })
     entry.connection.on('commandDone', ({ line, metric, reply, before, after, ms }) => {
       // xstate reports a listener's throw on a timer, which would end the controller: a fault
@@ -40,7 +41,7 @@ export function observeProcesses(
   })
   registry.on('removed', (entry) => {
     metrics.observeDisconnect(entry.kind)
-    const reason = entry.connection.getSnapshot().context.closeReason
+    const reason = describe(entry.connection).closeReason
     hub.publish('process.disconnected', { ...identity(entry), reason })
   })
   registry.on('conflict', (served, claimant) => {

@@ -2,9 +2,6 @@
 import { paddedReader } from './padded-frames.ts'
 import { fail, ok, type Result } from './result.ts'
 
-/** An 18.11 primary or nfv reply is exactly this many bytes: a C string padded with NULs. */
-export const FIXED_REPLY_BYTES = 2048
-
 /**
  * How replies on a connection are delimited. `padded`: a C string padded with NULs to a frame of
  * 2048 or 32768 bytes (primary, nfv; see padded-frames.ts). `json`: one complete JSON object
@@ -21,8 +18,6 @@ export type FrameReader = {
   readonly pending: number
   /** A padded connection's frame length (2048 or 32768), once measured. */
   readonly frameBytes: number | undefined
-  /** The connection turned out padded (a JSON nfv handshake is followed by NULs). */
-  readonly padded: boolean
 }
 
 const OPEN = 0x7b // {
@@ -114,9 +109,6 @@ export function frameReader(framing: Framing, maxBytes: number): FrameReader {
     },
     get frameBytes() {
       return padded?.frameBytes
-    },
-    get padded() {
-      return padded !== undefined
     },
   }
 }

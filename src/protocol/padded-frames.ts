@@ -1,10 +1,6 @@
 // Cuts primary/nfv replies (a C string padded with NULs to a frame of unannounced length) without a timer.
+import { LONG_FRAME_BYTES, SHORT_FRAME_BYTES as MIN_FRAME_BYTES } from './release.ts'
 import { fail, ok, type Result } from './result.ts'
-
-/** The shortest frame any primary or nfv sends (18.11 until 19.08); 19.11 pads to 32768. */
-export const MIN_FRAME_BYTES = 2048
-/** The frame length of 19.11 and later (MSG_SIZE 32768). */
-export const LONG_FRAME_BYTES = 32768
 
 const OPEN = 0x7b // {
 

@@ -13,9 +13,6 @@ export function decodeJsonText<S extends v.GenericSchema>(
   return text.ok ? checkJson(text.value, schema, what) : text
 }
 
-/** primary and nfv echo every command they have no dedicated reply for; the echo carries no outcome. */
-export const anyReply = (): Result<undefined> => ok(undefined)
-
 const Results = v.object({
   results: v.pipe(
     v.array(

@@ -1,7 +1,7 @@
 // spp-sim: simulated SPP processes that connect to a controller, from the command line.
 import { parseArgs } from 'node:util'
 import { FAULT_HELP, parseFault } from './faults.ts'
-import type { Faults } from './sim-process.ts'
+import type { Faults } from './faults.ts'
 import type { SimSpec } from './start-sims.ts'
 import { startSims } from './start-sims.ts'
 

@@ -1,5 +1,30 @@
-// The simulator's fault modes, as `--fault` arguments.
-import type { Faults } from './sim-process.ts'
+// The simulator's fault modes: what each does, and how `--fault` arguments name them.
+
+/**
+ * Ways to misbehave. Counts are 1-based and count the commands after the handshake
+ * (`_get_client_id`, or the `status` probe of a primary).
+ * Every fault applies to one connection; a reconnect starts counting again.
+ */
+export type Faults = {
+  /** Hold every reply this long. */
+  delayMs?: number
+  /** Never answer the Nth command (the process answers the ones after it). */
+  silentAt?: number
+  /** Answer the Nth command only after this many ms. */
+  late?: { at: number; ms: number }
+  /** Answer the Nth command with bytes that are no valid reply. */
+  garbageAt?: number
+  /** Close the connection on receiving the Nth command. */
+  closeAt?: number
+  /** Pad every status reply to at least this many bytes (vf and mirror: JSON white space). */
+  padStatusBytes?: number
+  /** Send every reply in this many separate writes. */
+  splitWrites?: number
+  /** Answer the Nth command with a reply that never ends. */
+  endlessAt?: number
+  /** Never answer the handshake. */
+  silentHandshake?: boolean
+}
 
 export const FAULT_HELP = `  delay=MS            hold every reply MS milliseconds
   silent-at=N         never answer the Nth command
@@ -47,4 +72,14 @@ export function parseFault(text: string): Faults | string {
     default:
       return `unknown fault ${JSON.stringify(name)}`
   }
+}
+
+/** Pads a reply: JSON replies with spaces before their last brace, fixed replies cannot grow. */
+export function pad(reply: Buffer, bytes: number): Buffer {
+  if (reply[0] !== 0x7b || reply.length >= bytes || reply.at(-1) !== 0x7d) return reply
+  return Buffer.concat([
+    reply.subarray(0, -1),
+    Buffer.alloc(bytes - reply.length, ' '),
+    reply.subarray(-1),
+  ])
 }

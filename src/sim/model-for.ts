@@ -1,12 +1,12 @@
 // Which model plays a simulated process: its kind and its SPP era.
-import type { ProcessKind } from '../protocol/types.ts'
+import type { ProcessKind } from '../protocol/command.ts'
 import { Nfv2020Model } from './era2020/nfv.ts'
 import { PcapModel } from './era2020/pcap.ts'
 import { Primary2020Model } from './era2020/primary.ts'
-import { Vf2020Model } from './era2020/vf.ts'
 import { NfvModel } from './nfv-model.ts'
 import { PrimaryModel } from './primary-model.ts'
 import { VfModel } from './vf-model.ts'
+import { RULES_18_11, RULES_2020 } from './vf-rules.ts'
 import type { SimModel } from './wire.ts'
 
 /** The processes the simulator plays: the controller's kinds, and spp_pcap (2020 only). */
@@ -26,9 +26,9 @@ export function modelFor(
   if (era === '2020') {
     if (kind === 'primary') return new Primary2020Model({ phyQueues })
     if (kind === 'nfv') return new Nfv2020Model({ clientId, phyQueues })
-    return new Vf2020Model({ kind, clientId, phyQueues })
+    return new VfModel({ kind, clientId, phyQueues, rules: RULES_2020 })
   }
   if (kind === 'primary') return new PrimaryModel()
   if (kind === 'nfv') return new NfvModel({ clientId })
-  return new VfModel({ kind, clientId })
+  return new VfModel({ kind, clientId, rules: RULES_18_11 })
 }

@@ -1,6 +1,7 @@
 // Starts several simulated processes against one controller.
 import type { SimEra, SimKind } from './model-for.ts'
-import { SimProcess, type Faults } from './sim-process.ts'
+import type { Faults } from './faults.ts'
+import { SimProcess } from './sim-process.ts'
 
 /** One process to start; `era` overrides the target's. */
 export type SimSpec = { kind: SimKind; clientId?: number; era?: SimEra; phyQueues?: number[] }

@@ -1,35 +1,20 @@
 // The vf and mirror decoders, token by token, with the real processes' rules and messages.
+import { RULES_18_11, type VfRules } from './vf-rules.ts'
 import type { Vlan, VfState } from './vf-state.ts'
 import { parseCNumber } from './wire.ts'
 import { parseMac, parsePort, reject, UNTAGGED, type Dir } from './vf-tokens.ts'
 
-/** How a release decodes `component`: its type names, its messages, whether one core mixes types. */
-export type ComponentRules = {
-  types: Record<'vf' | 'mirror', string[]>
-  /** The type of which a second one on a core hangs the vf. */
-  classifier: string
-  mixesTypes: boolean
-  /** The release's wording of an 18.11 message. */
-  text: (message: string) => string
-}
-/** 18.11: `classifier_mac`, `bad value(...)`, one type per core. */
-export const RULES_18_11: ComponentRules = {
-  types: { vf: ['classifier_mac', 'merge', 'forward'], mirror: ['mirror'] },
-  classifier: 'classifier_mac',
-  mixesTypes: false,
-  text: (message) => message,
-}
+// Every decoder rejects in 18.11's words; the model says them in its release's (VfRules.text).
 
 /** What a change does: `done` (then the reply is success), or `hang` (no reply, ever). */
 export type Outcome = 'done' | 'hang'
 
 /** `component start NAME CORE TYPE` and `component stop NAME` (§4.6.1), in a release's rules. */
 export function component(state: VfState, tokens: string[], rules = RULES_18_11): Outcome {
-  const no = (message: string) => reject(rules.text(message))
-  if (tokens.length < 3 || tokens.length > 5) no('bad message format')
+  if (tokens.length < 3 || tokens.length > 5) reject('bad message format')
   const [, action, name = ''] = tokens
   const { components } = state
-  if (action !== 'start' && action !== 'stop') return no('bad value(action)')
+  if (action !== 'start' && action !== 'stop') return reject('bad value(action)')
   if (action === 'stop') {
     state.execute(() => {
       const index = components.findIndex((c) => c.name === name)
@@ -37,15 +22,16 @@ export function component(state: VfState, tokens: string[], rules = RULES_18_11)
     })
     return 'done'
   }
-  if (name.length > 110 || components.some((c) => c.name === name)) no('bad value(component name)')
+  if (name.length > 110 || components.some((c) => c.name === name))
+    reject('bad value(component name)')
   const core = parseCNumber(tokens[3])
-  if (!(core >= 0 && core < 128)) no('bad value(core)')
+  if (!(core >= 0 && core < 128)) reject('bad value(core)')
   const type = tokens[4] ?? ''
-  if (!rules.types[state.kind].includes(type)) no('bad value(component type)')
+  if (!rules.types[state.kind].includes(type)) reject('bad value(component type)')
   if (!rules.mixesTypes && components.some((c) => c.core === core && c.type !== type))
-    no('bad value(component type)')
+    reject('bad value(component type)')
   if (core === state.mainCore) return 'hang' // waits forever for a worker that does not exist
-  if (!state.cores.includes(core) || components.length >= 128) no('error occur')
+  if (!state.cores.includes(core) || components.length >= 128) reject('error occur')
   // A second classifier on one core passes every check, then the process waits for it forever.
   if (type === rules.classifier && components.some((c) => c.core === core && c.type === type))
     return 'hang'
@@ -65,17 +51,41 @@ export function vlanOf(operation: string, vid: string | undefined, pcp: string |
   return { operation: 'add', id, pcp: priority }
 }
 
-/** `port add|del PORT DIR NAME [add_vlantag VID PCP | del_vlantag]` (§4.6.2). */
-export function port(state: VfState, tokens: string[]): Outcome {
+const MAX_ETHPORTS = 32
+
+/**
+ * A port token as the process keeps it: 18.11 as written; 2020 as its status spells it (`phy:0`,
+ * `phy:0 nq 1`), with the `nq` form required exactly for a phy port of more than one queue.
+ */
+function portOf(state: VfState, token: string, rules: VfRules) {
+  if (!rules.queues)
+    return parsePort(token) ? { port: token, queue: 0, queues: 1 } : reject('bad value(port)')
+  const [, type, rest = ''] = /^(phy|vhost|ring):(.+)$/.exec(token) ?? reject('bad value(port)')
+  const [index = '', queue] = type === 'phy' ? rest.split('nq') : [rest]
+  const n = parseCNumber(index)
+  if (!Number.isInteger(n)) reject('bad value(port)')
+  if (type !== 'phy') return { port: `${type}:${n}`, queue: 0, queues: 1 }
+  if (n < 0 || n > MAX_ETHPORTS) reject('bad value(port)') // 32 itself passes
+  const queues = state.queues[n] ?? 1
+  if (queues > 1 !== (queue !== undefined)) reject('bad value(port)')
+  if (queue === undefined) return { port: `phy:${n}`, queue: 0, queues }
+  const q = parseCNumber(queue)
+  if (!Number.isInteger(q)) reject('bad value(port)')
+  return { port: `phy:${n} nq ${q}`, queue: q, queues }
+}
+
+/** `port add|del PORT DIR NAME [add_vlantag VID PCP | del_vlantag]` (§4.6.2; 2020: §6.5). */
+export function port(state: VfState, tokens: string[], rules = RULES_18_11): Outcome {
   if (tokens.length < 5 || tokens.length > 8) reject('bad message format')
-  const [, action, port = '', dir = '', name = '', vlanOperation, vid, pcp] = tokens
+  const [, action, token = '', dir = '', name = '', vlanOperation, vid, pcp] = tokens
   if (action !== 'add' && action !== 'del') return reject('bad value(action)')
   const full = tokens.length === 8 // the add_vlantag form skips the "in use" checks
-  if (!parsePort(port)) reject('bad value(port)')
+  const { port, queue, queues } = portOf(state, token, rules)
   const users = (d: Dir) => state.components.filter((c) => c.pending[d].includes(port))
   if (action === 'add' && !full && users('rx').length > 0 && users('tx').length > 0)
     reject('bad value(port)')
   if (dir !== 'rx' && dir !== 'tx') return reject('bad value(port rxtx)')
+  if (queue >= queues) reject('bad value(port rxtx)') // beyond the port's rx or tx queues
   if (action === 'add' && !full && users(dir).length > 0) reject('bad value(port rxtx)')
   const component =
     state.components.find((c) => c.name === name) ?? reject('bad value(component name)')
@@ -83,19 +93,22 @@ export function port(state: VfState, tokens: string[]): Outcome {
   const key = `${port} ${dir}`
   const { vlans } = state
   state.execute(() => {
+    const ports = component.pending[dir]
     if (action === 'del') {
       vlans.delete(key)
-      component.pending[dir] = component.pending[dir].filter((p) => p !== port)
+      component.pending[dir] = ports.filter((p) => p !== port)
       return
     }
-    if (component.pending[dir].includes(port)) {
+    if (ports.includes(port)) {
       if (vlans.get(key)?.operation !== 'add') reject('error occur')
       vlans.set(key, vlan!)
       return
     }
+    const limit = rules.earlyLimits?.[component.type]?.[dir] ?? Infinity
+    if (ports.length >= limit) reject('error occur') // checked first: nothing pending
     if (vlan) vlans.set(key, vlan)
-    if (component.pending[dir].length >= 32) reject('error occur')
-    component.pending[dir].push(port)
+    if (ports.length >= rules.maxPending) reject('error occur')
+    ports.push(port)
   })
   return 'done'
 }

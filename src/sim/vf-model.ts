@@ -1,7 +1,8 @@
 // spp_vf and spp_mirror as a simulator model: one command line in, the process's reply out.
 import { classifierTable, component, port, type Outcome } from './vf-decode.ts'
 import { renderInfo } from './vf-render.ts'
-import { VfState } from './vf-state.ts'
+import { RULES_18_11, type VfRules } from './vf-rules.ts'
+import { VfState, type VfOptions } from './vf-state.ts'
 import { Rejected, reject } from './vf-tokens.ts'
 import { errorReply, jsonString, successReply, type Answer, type SimModel } from './wire.ts'
 
@@ -11,14 +12,23 @@ const answer = (outcome: Outcome): Answer =>
 
 /**
  * spp_vf and spp_mirror: one decoder for both, the same rules, messages and reply bytes as the real
- * processes (../shared/spp-protocol.md 4.4 to 4.7), including their traps: a component started on
- * the main lcore hangs the process, and a ring the primary does not have breaks every later change.
+ * processes (../shared/spp-protocol.md 4.4 to 4.7, spp-protocol-2020 §6, §7), each release's
+ * differences as data (`rules`), including their traps: a component started on the main lcore
+ * hangs the process, and a ring the primary does not have breaks every later change.
  */
 export class VfModel extends VfState implements SimModel {
+  readonly rules: VfRules
+
+  constructor({ rules = RULES_18_11, ...options }: VfOptions & { rules?: VfRules } = {}) {
+    super(options)
+    this.rules = rules
+  }
+
   isStatus = (line: string) => line.split(' ').filter(Boolean)[0] === 'status'
 
   handle(line: string): Answer {
     const tokens = line.split(' ').filter(Boolean)
+    const { rules } = this
     try {
       if (tokens.length > 8) reject('bad message format')
       const single = () => tokens.length === 1 || reject('bad message format')
@@ -33,22 +43,31 @@ export class VfModel extends VfState implements SimModel {
           )
         case 'status':
           single()
-          return json(successReply(['info', renderInfo(this)]))
+          return json(successReply(['info', renderInfo(this, rules)]))
         case 'exit':
           single()
-          return { exit: true } // no reply at all
+          return rules.exitReply ? { ...json(successReply()), exit: true } : { exit: true }
         case 'component':
-          return answer(component(this, tokens))
+          return answer(component(this, tokens, rules))
         case 'port':
-          return answer(port(this, tokens))
+          return answer(port(this, tokens, rules))
         case 'classifier_table':
+          if (this.kind === 'mirror' && rules.mirrorIgnoresTable) return this.#decodeOnly(tokens)
           return answer(classifierTable(this, tokens))
         default:
           return reject('bad value(command)')
       }
     } catch (error) {
-      if (error instanceof Rejected) return json(errorReply(error.message))
+      if (error instanceof Rejected) return json(errorReply(rules.text(error.message)))
       throw error
     }
+  }
+
+  /** A 2020 mirror decodes a classifier entry, then its runner does nothing and says success. */
+  #decodeOnly(tokens: string[]): Answer {
+    if (tokens.length !== 5 && tokens.length !== 6) reject('bad message format')
+    if (tokens[1] !== 'add' && tokens[1] !== 'del') reject('bad value(action)')
+    if (tokens[2] !== 'mac' && tokens[2] !== 'vlan') reject('bad value(type)')
+    return json(successReply())
   }
 }

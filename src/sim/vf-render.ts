@@ -1,4 +1,5 @@
 // The vf's and mirror's status reply, byte for byte as the real processes build it.
+import type { VfRules } from './vf-rules.ts'
 import type { VfState } from './vf-state.ts'
 import { DEFAULT_MAC, UNTAGGED, type Dir } from './vf-tokens.ts'
 import { jsonArray, jsonObject, jsonString } from './wire.ts'
@@ -60,15 +61,25 @@ export function coreEntries(state: VfState): string[] {
   })
 }
 
-/** The `info` member of a status reply: ports, one entry per core (or component), classifiers. */
-export function renderInfo(state: VfState): string {
+/**
+ * The `info` member of a status reply: ports, one entry per core (or component), classifiers. A
+ * 2020 one lists indexes as strings (one per queue of a multi-queue phy port) and `master-lcore`.
+ */
+export function renderInfo(state: VfState, rules: VfRules): string {
   const cores = coreEntries(state)
-  const numbers = (set: Iterable<number>) => jsonArray([...set].sort((a, b) => a - b).map(String))
+  const index = rules.status2020 ? (n: number | string) => jsonString(String(n)) : String
+  const indexes = (set: Iterable<number>) => jsonArray([...set].sort((a, b) => a - b).map(index))
+  const phy = state.phy.flatMap((n) => {
+    const queues = state.queues[n] ?? 1
+    if (queues <= 1) return [index(n)]
+    return Array.from({ length: queues }, (_, q) => index(`${n} nq ${q}`))
+  })
   const members: [string, string][] = [
     ['client-id', String(state.clientId)],
-    ['phy', numbers(state.phy)],
-    ['vhost', numbers(state.created.vhost)],
-    ['ring', numbers(state.created.ring)],
+    ['phy', jsonArray(phy)],
+    ['vhost', indexes(state.created.vhost)],
+    ['ring', indexes(state.created.ring)],
+    ...(rules.status2020 ? [['master-lcore', String(state.mainCore)] as [string, string]] : []),
     ['core', jsonArray(cores)],
   ]
   if (state.kind === 'vf') members.push(['classifier_table', jsonArray(classifierEntries(state))])

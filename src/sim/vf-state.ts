@@ -15,6 +15,8 @@ export type VfOptions = {
   kind?: 'vf' | 'mirror'
   clientId?: number
   phyPorts?: number
+  /** Queues of each physical port (rx = tx), in place of `phyPorts` (a 2020 vf's `phy:NnqQ`). */
+  phyQueues?: number[]
   cores?: number[]
   mainCore?: number
   rings?: number
@@ -34,6 +36,8 @@ export class VfState {
   readonly kind: 'vf' | 'mirror'
   readonly clientId: number
   readonly phy: number[]
+  /** Queues of each physical port; a port with more than one needs `phy:NnqQ` (2020). */
+  readonly queues: number[]
   /** Worker lcores; the main lcore is not one of them. */
   readonly cores: number[]
   readonly mainCore: number
@@ -48,7 +52,8 @@ export class VfState {
     const { kind = 'vf', clientId = 2, phyPorts = 2, cores = [2, 3, 4, 5] } = options
     this.kind = kind
     this.clientId = clientId
-    this.phy = Array.from({ length: phyPorts }, (_, n) => n)
+    this.queues = options.phyQueues ?? Array.from({ length: phyPorts }, () => 1)
+    this.phy = this.queues.map((_, n) => n)
     this.cores = cores
     this.mainCore = options.mainCore ?? 1
     this.#rings = options.rings ?? 8

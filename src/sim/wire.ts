@@ -1,8 +1,8 @@
 // Reply bytes as the processes build them: NUL-padded frames and their own JSON spacing.
-import { FIXED_REPLY_BYTES } from '../protocol/frames.ts'
+import { SHORT_FRAME_BYTES } from '../protocol/release.ts'
 
 /** A primary/nfv reply: the text, NUL-padded to exactly `bytes` (2048 in 18.11, 32768 in 2020). */
-export function fixedReply(text: string, bytes = FIXED_REPLY_BYTES): Buffer {
+export function fixedReply(text: string, bytes = SHORT_FRAME_BYTES): Buffer {
   const reply = Buffer.alloc(bytes)
   reply.write(text.slice(0, bytes - 1), 'latin1')
   return reply

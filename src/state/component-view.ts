@@ -1,6 +1,7 @@
 // A vf's or mirror's view: its components with their ports and vlan settings, its classifier table.
-import type { ClassifierChange, Effect } from '../protocol/effects.ts'
-import type { ClassifierEntry, ComponentEntry, Dir, PortObject, VlanTag } from '../protocol/vf.ts'
+import type { ClassifierEntry, ComponentEntry, PortObject } from '../protocol/bodies.ts'
+import { unhandled, type ClassifierChange, type EffectOf } from '../protocol/effects.ts'
+import { portParts, type Dir, type VlanTag } from '../protocol/tokens.ts'
 
 export type ComponentView = {
   kind: 'vf' | 'mirror'
@@ -12,9 +13,8 @@ export type ComponentView = {
 
 const PORT_ORDER = ['phy', 'vhost', 'ring']
 const portOrder = (a: string, b: string) => {
-  const [ta = '', na = ''] = a.split(':')
-  const [tb = '', nb = ''] = b.split(':')
-  return PORT_ORDER.indexOf(ta) - PORT_ORDER.indexOf(tb) || Number(na) - Number(nb)
+  const [pa, pb] = [portParts(a), portParts(b)]
+  return PORT_ORDER.indexOf(pa.type) - PORT_ORDER.indexOf(pb.type) || pa.index - pb.index
 }
 
 const portEntry = (kind: ComponentView['kind'], port: string, vlan?: VlanTag): PortObject =>
@@ -51,7 +51,7 @@ function stop(components: ComponentEntry[], name: string) {
 
 function ports(
   view: ComponentView,
-  effect: Extract<Effect, { kind: 'port.attach' | 'port.detach' }>,
+  effect: Extract<EffectOf<'vf'>, { kind: 'port.attach' | 'port.detach' }>,
 ) {
   const field = key(effect.dir)
   const components = view.components?.map((c) => {
@@ -78,7 +78,10 @@ function classifier(view: ComponentView, effect: ClassifierChange): ComponentVie
 }
 
 /** The vf's or mirror's view after a successful command, or undefined for an effect it cannot have. */
-export function nextComponentView(view: ComponentView, effect: Effect): ComponentView | undefined {
+export function nextComponentView(
+  view: ComponentView,
+  effect: EffectOf<'vf' | 'mirror'>,
+): ComponentView | undefined {
   switch (effect.kind) {
     case 'vf.read':
     case 'mirror.read': {
@@ -104,6 +107,6 @@ export function nextComponentView(view: ComponentView, effect: Effect): Componen
     case 'exit':
       return view
     default:
-      return undefined
+      return unhandled(effect)
   }
 }

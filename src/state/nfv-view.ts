@@ -1,7 +1,6 @@
 // An nfv's view: forwarding status, ports and patches, kept as its status reply shows them.
-import type { Effect } from '../protocol/effects.ts'
-import type { NfvInfo } from '../protocol/nfv.ts'
-import type { NfvStatus } from '../protocol/types.ts'
+import { unhandled, type EffectOf } from '../protocol/effects.ts'
+import type { NfvInfo, NfvStatus } from '../protocol/bodies.ts'
 
 type Patch = NfvInfo['patches'][number]
 export type NfvView = { kind: 'nfv'; status?: NfvStatus; ports?: string[]; patches?: Patch[] }
@@ -32,8 +31,8 @@ function setPatch(view: NfvView, src: string, dst: string): NfvView {
   }
 }
 
-/** The nfv's view after a successful command, or undefined for an effect no nfv has. */
-export function nextNfvView(view: NfvView, effect: Effect): NfvView | undefined {
+/** The nfv's view after a successful command. */
+export function nextNfvView(view: NfvView, effect: EffectOf<'nfv'>): NfvView {
   switch (effect.kind) {
     case 'nfv.read': {
       const { status, ports, patches } = effect.info
@@ -57,6 +56,6 @@ export function nextNfvView(view: NfvView, effect: Effect): NfvView | undefined 
     case 'exit':
       return view
     default:
-      return undefined
+      return unhandled(effect)
   }
 }

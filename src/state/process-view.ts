@@ -1,14 +1,14 @@
 // What the controller knows of each process, and how every command's effect changes it.
-import type { Effect } from '../protocol/effects.ts'
-import type { PcapInfo } from '../protocol/pcap.ts'
-import type { PrimaryStatus } from '../protocol/primary.ts'
+import type { PcapInfo, PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
+import { isEffectOf, unhandled, type Effect, type EffectOf } from '../protocol/effects.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
-import type { ProcessKind } from '../protocol/types.ts'
 import { nextComponentView, type ComponentView } from './component-view.ts'
 import { nextNfvView, type NfvView } from './nfv-view.ts'
 
 /** The primary: its port counters as last read, and when (ms since the epoch). */
 export type PrimaryView = { kind: 'primary'; status?: PrimaryStatus; readAt?: number }
+/** A pcap: its capture status and lcores as last read. */
+export type PcapView = { kind: 'pcap'; info?: PcapInfo }
 
 /**
  * A process's state as the controller knows it: refreshed from every status reply and updated by
@@ -16,14 +16,12 @@ export type PrimaryView = { kind: 'primary'; status?: PrimaryStatus; readAt?: nu
  */
 export type ProcessView = PrimaryView | NfvView | ComponentView | PcapView
 
-/** A pcap: its capture status and lcores as last read. */
-export type PcapView = { kind: 'pcap'; info?: PcapInfo }
-
 export type { ComponentView, NfvView }
 
 export const emptyView = (kind: ProcessKind): ProcessView => ({ kind })
 
-function nextPcapView(view: PcapView, effect: Effect): PcapView | undefined {
+/** The pcap's view after a successful command. */
+export function nextPcapView(view: PcapView, effect: EffectOf<'pcap'>): PcapView {
   switch (effect.kind) {
     case 'pcap.read':
       return { kind: 'pcap', info: effect.info }
@@ -32,7 +30,7 @@ function nextPcapView(view: PcapView, effect: Effect): PcapView | undefined {
     case 'exit':
       return view // the workers change state asynchronously: the next read tells
     default:
-      return undefined
+      return unhandled(effect)
   }
 }
 
@@ -42,7 +40,12 @@ const zero = (status: PrimaryStatus): PrimaryStatus => ({
   ring_ports: status.ring_ports.map((r) => ({ ...r, rx: 0, rx_drop: 0, tx: 0, tx_drop: 0 })),
 })
 
-function nextPrimaryView(view: PrimaryView, effect: Effect, now: number): PrimaryView | undefined {
+/** The primary's view after a successful command. */
+export function nextPrimaryView(
+  view: PrimaryView,
+  effect: EffectOf<'primary'>,
+  now: number,
+): PrimaryView {
   switch (effect.kind) {
     case 'primary.read':
       return { kind: 'primary', status: effect.status, readAt: now }
@@ -56,7 +59,21 @@ function nextPrimaryView(view: PrimaryView, effect: Effect, now: number): Primar
     case 'patch.reset':
       return view
     default:
-      return undefined
+      return unhandled(effect)
+  }
+}
+
+/** The view of a kind of process after one of its own effects, or undefined for another's. */
+function next(view: ProcessView, effect: Effect, now: number): ProcessView | undefined {
+  switch (view.kind) {
+    case 'primary':
+      return isEffectOf('primary', effect) ? nextPrimaryView(view, effect, now) : undefined
+    case 'nfv':
+      return isEffectOf('nfv', effect) ? nextNfvView(view, effect) : undefined
+    case 'pcap':
+      return isEffectOf('pcap', effect) ? nextPcapView(view, effect) : undefined
+    default:
+      return isEffectOf(view.kind, effect) ? nextComponentView(view, effect) : undefined
   }
 }
 
@@ -65,13 +82,6 @@ function nextPrimaryView(view: PrimaryView, effect: Effect, now: number): Primar
  * of process (a bug, not a process's doing) is a typed failure and the view stays as it was.
  */
 export function nextView(view: ProcessView, effect: Effect, now: number): Result<ProcessView> {
-  const next =
-    view.kind === 'primary'
-      ? nextPrimaryView(view, effect, now)
-      : view.kind === 'nfv'
-        ? nextNfvView(view, effect)
-        : view.kind === 'pcap'
-          ? nextPcapView(view, effect)
-          : nextComponentView(view, effect)
-  return next ? ok(next) : fail(`a ${view.kind} cannot ${effect.kind}`, 'INTERNAL')
+  const after = next(view, effect, now)
+  return after ? ok(after) : fail(`a ${view.kind} cannot ${effect.kind}`, 'INTERNAL')
 }

@@ -1,22 +1,29 @@
 // The applier: plans against a fresh read, then runs each step through the app's own REST routes.
 import type { Registry } from '../actors/registry.ts'
+import { ControllerError } from '../errors.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { DesiredDocument } from './document.ts'
 import { ifMatchHolds, topologyEtag } from './etag.ts'
-import { plan, type Step } from './plan.ts'
+import { plan, type Plan, type Step } from './plan.ts'
 import { readTopology } from './read-topology.ts'
 
-/** Sends one request to the app itself (`app.request`), so each step is checked like a client's. */
+/**
+ * Sends one request to the app itself (`app.request`), so each step is checked like a client's.
+ * A failed step's answer names its error code in `X-Error-Code`.
+ */
 export type Dispatch = (path: string, init: RequestInit) => Response | Promise<Response>
 
-/** What the routes answer: JSON, or a text/plain error. */
-export type Answer =
-  | { status: 200 | 400 | 500; json: object; etag?: string }
-  | { status: 409 | 412 | 422; text: string }
-
 type Done = Step & { status: number; ms: number }
+/** A step that failed: its own status and error code, what it said, and the steps done before it. */
+export type StepFailed = {
+  status: number
+  failed: Step & { number: number; status: number; code: string | null; error: string }
+  done: Done[]
+}
+/** Every step done. */
+export type Applied = { done: Done[]; summary: Plan['summary']; ms: number }
 
-/** Plans and applies desired documents, one apply at a time. */
+/** Plans and applies desired documents, one apply at a time; refusals throw (409, 412, 422). */
 export function createApplier({
   registry,
   hub,
@@ -30,14 +37,22 @@ export function createApplier({
 
   async function planFor(desired: DesiredDocument, requestId: string) {
     const live = await readTopology(registry, { requestId })
-    return { etag: topologyEtag(live), result: plan(live, desired) }
+    const result = plan(live, desired)
+    if (!result.ok) {
+      const { field, reason } = result.refusal
+      throw new ControllerError('PLAN_REFUSED', `refused key(${field}): ${reason}`)
+    }
+    return { etag: topologyEtag(live), plan: result.plan }
   }
 
   async function run(desired: DesiredDocument, requestId: string, ifMatch?: string) {
-    const { etag, result } = await planFor(desired, requestId)
-    if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etag)) return stale(etag)
-    if (!result.ok) return refused(result.refusal)
-    const { steps, summary } = result.plan
+    const { etag, plan: planned } = await planFor(desired, requestId)
+    if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etag))
+      throw new ControllerError(
+        'TOPOLOGY_CHANGED',
+        `the live configuration changed since that ETag (now ${etag}): plan again`,
+      )
+    const { steps, summary } = planned
     const total = steps.length
     const started = performance.now()
     const done: Done[] = []
@@ -52,32 +67,40 @@ export function createApplier({
       const ms = Math.round(performance.now() - begun)
       const { method, path, why } = step
       const report = { apply: requestId, number, total, method, path, why, ms }
+      const { status } = response
       if (response.ok) {
         await response.body?.cancel()
         hub.publish('apply.step', { ...report, outcome: 'done' })
-        done.push({ ...step, status: response.status, ms })
+        done.push({ ...step, status, ms })
         continue
       }
       const error = await response.text()
-      hub.publish('apply.step', { ...report, outcome: 'failed', status: response.status, error })
+      const code = response.headers.get('X-Error-Code')
+      hub.publish('apply.step', { ...report, outcome: 'failed', status, error })
       hub.publish('apply.failed', { apply: requestId, number, total, error })
-      const failed = { number, ...step, status: response.status, error }
-      return { status: response.status === 400 ? 400 : 500, json: { failed, done } } as const
+      const failed: StepFailed = { status, failed: { number, ...step, status, code, error }, done }
+      return failed
     }
     const ms = Math.round(performance.now() - started)
     hub.publish('apply.done', { apply: requestId, total, ms })
-    return { status: 200, json: { done, summary, ms } } as const
+    const applied: Applied = { done, summary, ms }
+    return applied
   }
 
   return {
-    /** POST /v1/topology/plan: the steps, or why the processes would refuse the desired state. */
-    async plan(desired: DesiredDocument, requestId: string): Promise<Answer> {
-      const { etag, result } = await planFor(desired, requestId)
-      return result.ok ? { status: 200, json: result.plan, etag } : refused(result.refusal)
-    },
+    /** POST /v1/topology/plan: the steps, with the ETag of the state they were planned from. */
+    plan: planFor,
     /** POST /v1/topology/apply: stops at the first failed step, with no rollback. */
-    async apply(desired: DesiredDocument, requestId: string, ifMatch?: string): Promise<Answer> {
-      if (running) return { status: 409, text: 'an apply is already running: try again after it' }
+    async apply(
+      desired: DesiredDocument,
+      requestId: string,
+      ifMatch?: string,
+    ): Promise<Applied | StepFailed> {
+      if (running)
+        throw new ControllerError(
+          'APPLY_RUNNING',
+          'an apply is already running: try again after it',
+        )
       running = true // before any await: a second apply arriving meanwhile sees it
       try {
         return await run(desired, requestId, ifMatch)
@@ -87,13 +110,4 @@ export function createApplier({
     },
   }
 }
-
-const stale = (etag: string): Answer => ({
-  status: 412,
-  text: `the live configuration changed since that ETag (now ${etag}): plan again`,
-})
-
-const refused = ({ field, reason }: { field: string; reason: string }): Answer => ({
-  status: 422,
-  text: `refused key(${field}): ${reason}`,
-})
+export type Applier = ReturnType<typeof createApplier>

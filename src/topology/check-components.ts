@@ -1,4 +1,5 @@
 // What a vf or mirror would refuse in a desired state, found before any step (design note, 4.6).
+import { specType } from '../protocol/release.ts'
 import { Refused, type Context } from './steps.ts'
 
 type PortUse = { port: string }
@@ -30,7 +31,7 @@ export function checkComponents(
     if (!('name' in entry)) return
     const at = `${field}.components[${i}]`
     const { name, core } = entry
-    const type = entry.type === 'classifier' ? 'classifier_mac' : entry.type // 2020's word, one type
+    const type = specType(entry.type) // 2020's `classifier` is the same type
     if (names.has(name)) throw new Refused(`${at}.name`, `duplicate component name ${name}`)
     names.add(name)
     if (!known.workers.has(core)) {

@@ -1,7 +1,12 @@
 // The configuration part of a topology document: what plan/apply can set, in the desired-document
 // schema, without counters, lcores, or what a process only reports. Pure.
-import type { NfvInfo } from '../protocol/nfv.ts'
-import type { ClassifierEntry, ComponentEntry, MirrorInfo, VfInfo } from '../protocol/vf.ts'
+import type {
+  ClassifierEntry,
+  ComponentEntry,
+  MirrorInfo,
+  NfvInfo,
+  VfInfo,
+} from '../protocol/bodies.ts'
 import type { TopologyDocument, Unreadable } from './read-topology.ts'
 
 /** A named component with its ports per direction, as the vf or mirror reports them. */

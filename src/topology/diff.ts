@@ -1,6 +1,5 @@
 // What a desired document changes, per process, as lines a user reads: + added, - removed, ~ changed.
-import type { NfvInfo } from '../protocol/nfv.ts'
-import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
+import type { MirrorInfo, NfvInfo, VfInfo } from '../protocol/bodies.ts'
 import type { DesiredDocument } from './document.ts'
 import { componentsOf, entryOf, useText, UNTAGGED, type Component } from './normalize.ts'
 import { wantedNfv } from './plan-nfv.ts'

@@ -1,22 +1,24 @@
 // The desired topology document: the shape of GET /v1/topology, checked with the endpoints' rules.
 import * as v from 'valibot'
 import { ControllerError } from '../errors.ts'
+import { CLASSIFIER_WORDS } from '../protocol/release.ts'
 import { preview } from '../protocol/text.ts'
-import { ComponentName, Core, Mac, NfvPatchPort, OptionalVlan, VfPort } from '../http/schemas.ts'
+import {
+  ClientIdKey as ClientId,
+  ComponentName,
+  Core,
+  listedPort,
+  Mac,
+  OptionalVlan,
+  portId,
+} from '../protocol/tokens.ts'
 
-const ClientId = v.pipe(
-  v.string(),
-  v.regex(/^(?:0|[1-9][0-9]{0,4})$/, 'expected a client id: a decimal integer'),
-)
 // Read-only members of an exported document: accepted, never compared. (`error` is what an export
 // shows for a process it could not read; planning for that process is refused until it can be.)
 const readOnly = v.optional(v.unknown())
 
 // A 2020 nfv lists the queues of a multi-queue phy port as `phy:0 nq 1`, and memif ports.
-const NfvListedPort = v.union(
-  [NfvPatchPort, v.pipe(v.string(), v.regex(/^(?:phy:\d{1,5} nq \d{1,5}|memif:\d{1,5})$/))],
-  'expected a port id TYPE:N (or phy:N nq Q as a 2020 nfv lists it)',
-)
+const NfvListedPort = listedPort('nfvPatch')
 
 const NfvDesired = v.strictObject(
   {
@@ -34,10 +36,8 @@ const NfvDesired = v.strictObject(
 )
 
 // A 2020 vf or mirror lists a queue of a multi-queue phy port as `phy:0 nq 1` (§6.1).
-const VfListedPort = v.union(
-  [VfPort, v.pipe(v.string(), v.regex(/^phy:\d{1,5} nq \d{1,5}$/))],
-  'expected a port id TYPE:N (or phy:N nq Q as a 2020 vf lists it)',
-)
+const VfListedPort = listedPort('vfPort')
+const VfPort = portId('vfPort', () => false)
 const VfPortUse = v.strictObject({ port: VfListedPort, vlan: OptionalVlan })
 // The mirror endpoint never sends a vlan: only `none` (or nothing) describes what it does.
 const MirrorPortUse = v.strictObject({
@@ -95,9 +95,7 @@ const VfDesired = v.strictObject(
     error: readOnly,
     ports: readOnly,
     'master-lcore': readOnly,
-    components: v.optional(
-      components(['forward', 'merge', 'classifier_mac', 'classifier'], VfPortUse),
-    ),
+    components: v.optional(components(['forward', 'merge', ...CLASSIFIER_WORDS], VfPortUse)),
     classifier_table: v.optional(v.array(ClassifierEntry, 'expected an array of entries')),
   },
   'expected a vf object with components, classifier_table',

@@ -1,9 +1,8 @@
 // Live and desired vf/mirror state in one comparable shape: components, port uses, classifier entries.
-import type { ComponentEntry, PortObject, VlanTag } from '../protocol/vf.ts'
+import type { ComponentEntry, PortObject } from '../protocol/bodies.ts'
+import { specType } from '../protocol/release.ts'
+import type { VlanTag } from '../protocol/tokens.ts'
 import type { DesiredVf } from './document.ts'
-
-/** A queue as a 2020 process lists it (`phy:0 nq 1`), spelled as its commands take it (`phy:0nq1`). */
-export const wire = (port: string) => port.replace(' nq ', 'nq')
 
 /** A port attached in one direction, with its vlan setting (none: undefined). */
 export type PortUse = { port: string; vlan?: VlanTag }
@@ -43,7 +42,7 @@ export function componentsOf(
             core: entry.core,
             // One vocabulary: a 2020 vf's `classifier` is planned as `classifier_mac`, and the
             // vf route sends it back in the vf's own word.
-            type: entry.type === 'classifier' ? 'classifier_mac' : entry.type,
+            type: specType(entry.type),
             rx: (entry.rx_port ?? []).map(({ port, vlan }) => ({ port, vlan: vlanOf(vlan) })),
             tx: (entry.tx_port ?? []).map(({ port, vlan }) => ({ port, vlan: vlanOf(vlan) })),
           },

@@ -1,5 +1,5 @@
 // The vf and mirror part of a plan: classifier entries, components and their ports, in safe order.
-import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
+import type { MirrorInfo, VfInfo } from '../protocol/bodies.ts'
 import type { DesiredMirror, DesiredVf } from './document.ts'
 import {
   componentsOf,
@@ -9,8 +9,8 @@ import {
   type Component,
   type Entry,
   type PortUse,
-  wire,
 } from './normalize.ts'
+import { wire } from '../protocol/tokens.ts'
 import type { Context, Phased, Step } from './steps.ts'
 import { checkComponents, checkClassifier } from './check-components.ts'
 

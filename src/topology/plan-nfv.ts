@@ -1,7 +1,7 @@
 // The nfv part of a plan: forwarding, ports and patches, in the order a real spp_nfv accepts.
-import type { NfvInfo } from '../protocol/nfv.ts'
+import type { NfvInfo } from '../protocol/bodies.ts'
 import type { DesiredNfv } from './document.ts'
-import { wire } from './normalize.ts'
+import { wire } from '../protocol/tokens.ts'
 import { Refused, type Context, type Phased, type Step } from './steps.ts'
 
 type Patch = { src: string; dst: string }

@@ -1,6 +1,5 @@
 // The planner: live document + desired document -> the ordered REST requests, or a refusal. Pure.
-import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
-import type { NfvInfo } from '../protocol/nfv.ts'
+import type { MirrorInfo, NfvInfo, VfInfo } from '../protocol/bodies.ts'
 import type { DesiredDocument } from './document.ts'
 import { planComponents } from './plan-components.ts'
 import { planNfv } from './plan-nfv.ts'

@@ -86,11 +86,15 @@ export async function showProgress(
       out(`Applied ${total} steps in ${seconds(performance.now() - began)}.\n`)
       return 0
     }
-    if (answer.status !== 400 && answer.status !== 500) {
+    // A failed step is answered with its own status and {failed, done}; anything else is text.
+    const failure = answer.headers.get('content-type')?.startsWith('application/json')
+      ? (JSON.parse(text) as Failure)
+      : undefined
+    if (!failure?.failed) {
       io.stderr.write(`${command}: apply: ${answer.status}: ${text.trim()}\n`)
       return 1
     }
-    const { failed, done } = JSON.parse(text) as Failure
+    const { failed, done } = failure
     const body = failed.body === undefined ? '' : ` ${JSON.stringify(failed.body)}`
     io.stderr.write(
       `Failed at step ${failed.number}/${total}: ${failed.why}\n` +

@@ -2,10 +2,7 @@
 import { askStatus } from '../actors/ask.ts'
 import type { JobOptions } from '../actors/job.ts'
 import type { Registry } from '../actors/registry.ts'
-import type { NfvInfo } from '../protocol/nfv.ts'
-import type { PcapInfo } from '../protocol/pcap.ts'
-import type { PrimaryStatus } from '../protocol/primary.ts'
-import type { MirrorInfo, VfInfo } from '../protocol/vf.ts'
+import type { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../protocol/bodies.ts'
 
 /** A process that could not be read within the command timeout. */
 export type Unreadable = { error: string }

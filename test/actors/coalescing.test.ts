@@ -1,7 +1,7 @@
 // Reads joining a queued read on a live connection: one status sent, every request answered.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { nfvCommands as nfv } from '../../src/protocol/nfv.ts'
+import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 

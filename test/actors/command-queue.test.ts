@@ -3,9 +3,9 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CommandQueue } from '../../src/actors/command-queue.ts'
 import { createJob, type Job } from '../../src/actors/job.ts'
-import { nfvCommands as nfv } from '../../src/protocol/nfv.ts'
-import { primaryCommands } from '../../src/protocol/primary.ts'
-import type { Command } from '../../src/protocol/types.ts'
+import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
+import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
+import type { Command } from '../../src/protocol/command.ts'
 
 /** A job whose only request has gone (its client disconnected before it was written). */
 function goneJob<T>(command: Command<T>): Job {

@@ -3,9 +3,10 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { answer, createJob, live, refuse } from '../../src/actors/job.ts'
 import type { ControllerError } from '../../src/errors.ts'
-import { nfvCommands as nfv, type NfvInfo } from '../../src/protocol/nfv.ts'
+import type { NfvInfo } from '../../src/protocol/bodies.ts'
+import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import { fail, ok } from '../../src/protocol/result.ts'
-import type { Command } from '../../src/protocol/types.ts'
+import type { Command } from '../../src/protocol/command.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 
 const RUNNING = fixedReply('{"client-id":1,"status":"running","ports":[],"patches":[]}')
@@ -29,7 +30,10 @@ test("a reply: the request resolves with its decoded value, the job's effect is 
   const { job, promise } = createJob(nfv.status())
   const effect = answer(job, ok(RUNNING))
   assert.is((await promise).status, 'Running')
-  assert.equal(effect, { ok: true, value: { kind: 'nfv.read', info: await promise } })
+  assert.equal(effect, {
+    ok: true,
+    value: { kind: 'nfv.read', info: await promise, shows: { release: '18.11' } },
+  })
 })
 
 test('a joined request gets a reply of its own type, decoded once for all', async () => {

@@ -1,8 +1,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { nfvCommands as nfv } from '../../src/protocol/nfv.ts'
-import { primaryCommands } from '../../src/protocol/primary.ts'
-import { vfCommands } from '../../src/protocol/vf.ts'
+import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
+import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
+import { vfCommands } from '../../src/protocol/kinds/vf.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 

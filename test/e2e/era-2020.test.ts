@@ -1,6 +1,7 @@
 // 2020 processes as scripted byte peers: registration, a reply split at any byte, era metrics.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { describe } from '../../src/actors/describe.ts'
 import { withHarness } from '../helpers/harness.ts'
 import {
   nfv2020,
@@ -80,8 +81,8 @@ test('2020 processes register and answer GET with their 2020 members', () =>
     assert.equal(after(nfv!), ['status'])
     assert.equal([after(vf!), after(mirror!), after(pcap!)], [['status'], ['status'], ['status']])
     assert.equal(primary!.received, ['status', 'status'])
-    const profile = h.controller.registry.find('nfv', 1).connection.getSnapshot().context.profile
-    assert.equal(profile, { era: '2020', frameBytes: 32768 })
+    const { caps } = describe(h.controller.registry.find('nfv', 1).connection)
+    assert.equal([caps?.release, caps?.frameBytes, caps?.settled], ['19.11', 32768, true])
   }))
 
 test('a reply split anywhere in its first frame still registers a 2020 nfv', async () => {

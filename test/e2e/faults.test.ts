@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Faults } from '../../src/sim/sim-process.ts'
+import type { Faults } from '../../src/sim/faults.ts'
 import { commandsOf, registrations, withHarness, type Harness } from '../helpers/harness.ts'
 
 // A short command timeout keeps these quick; the simulated processes reconnect as SPP's do.

@@ -1,5 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { describe } from '../../src/actors/describe.ts'
 import { commandsOf, withHarness } from '../helpers/harness.ts'
 
 const VF = [{ kind: 'vf' as const, clientId: 2 }]
@@ -267,7 +268,7 @@ test('the view the controller keeps of a vf is what its status says, after every
   withHarness(VF, async (h) => {
     const connection = h.controller.registry.secondary('vf', 2).connection
     const view = () => {
-      const { view } = connection.getSnapshot().context
+      const { view } = describe(connection)
       return view?.kind === 'vf' ? view : undefined
     }
     const steps: [string, string, unknown?][] = [

@@ -8,7 +8,7 @@ import type { DesiredDocument } from '../../src/topology/document.ts'
 import { plan, type Step } from '../../src/topology/plan.ts'
 import { wantedNfv } from '../../src/topology/plan-nfv.ts'
 import type { TopologyDocument } from '../../src/topology/read-topology.ts'
-import type { NfvInfo } from '../../src/protocol/nfv.ts'
+import type { NfvInfo } from '../../src/protocol/bodies.ts'
 import { revisionNow, waitForKey } from './etcd.ts'
 
 /** The topology every fake host starts with: a primary with four rings, nfv 1 idle on two phys. */

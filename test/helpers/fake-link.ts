@@ -5,20 +5,34 @@ import type { Job } from '../../src/actors/job.ts'
 import { processConnection } from '../../src/actors/process-connection.ts'
 import type { LinkEvent, LinkInput } from '../../src/actors/socket-link.ts'
 import { silentLogger } from '../../src/logger.ts'
-import type { Command } from '../../src/protocol/types.ts'
+import type { Command } from '../../src/protocol/command.ts'
+
+/** What a scripted process does with a line: a reply, and what its link measures or sees after. */
+export type Scripted = Buffer | { reply: Buffer; frameBytes?: number; close?: boolean }
+const play = (back: (event: LinkEvent) => void, answer: Scripted) => {
+  const { reply, frameBytes, close } = Buffer.isBuffer(answer) ? { reply: answer } : answer
+  if (frameBytes) back({ type: 'link.frameBytes', bytes: frameBytes })
+  back({ type: 'link.frame', frame: reply })
+  if (close) back({ type: 'link.closed', reason: 'the process closed the connection' })
+}
 
 /** A process connection whose socket is a script: see what it writes, play what the process says. */
 export function fakeConnection(
   role: 'primary' | 'secondary',
   replyTimeoutMs = 1000,
   maxQueue = 64,
+  /** A process that answers each line itself (after the current event, as a socket would). */
+  script?: (line: string) => Scripted,
 ) {
   const written: string[] = []
   let sendBack: ((event: LinkEvent) => void) | undefined
   const link = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(
     ({ sendBack: back, receive }) => {
       sendBack = back
-      receive((event) => written.push(event.line))
+      receive((event) => {
+        written.push(event.line)
+        if (script) queueMicrotask(() => play(back, script(event.line)))
+      })
     },
   )
   const clock = new SimulatedClock()
@@ -55,6 +69,8 @@ export function fakeConnection(
       }),
     close: (reason = 'the process closed the connection') =>
       sendBack!({ type: 'link.closed', reason }),
+    /** The padded reply length the socket link would have measured. */
+    measure: (bytes: number) => sendBack!({ type: 'link.frameBytes', bytes }),
     ask<T>(command: Command<T>, signal?: AbortSignal) {
       const result = ask(actor, command, { signal })
       result.then(

@@ -2,7 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { presentNfv, presentTopology } from '../../src/http/present.ts'
-import type { NfvInfo } from '../../src/protocol/nfv.ts'
+import type { NfvInfo } from '../../src/protocol/bodies.ts'
 import type { TopologyDocument } from '../../src/topology/read-topology.ts'
 
 const running: NfvInfo = { 'client-id': 1, status: 'Running', ports: ['phy:0'], patches: [] }

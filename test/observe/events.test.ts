@@ -14,21 +14,25 @@ const info = { 'client-id': 1, ports: [], patches: [] }
 const TABLE: [string, Effect, ProcessView, ProcessView, EventDraft[]][] = [
   [
     'a read that changes nothing tells nothing',
-    { kind: 'nfv.read', info: { ...info, status: 'Idle' } },
+    { kind: 'nfv.read', info: { ...info, status: 'Idle' }, shows: { release: '18.11' } as const },
     nfv('Idle'),
     nfv('Idle'),
     [],
   ],
   [
     'a read that finds the nfv Running tells its status',
-    { kind: 'nfv.read', info: { ...info, status: 'Running' } },
+    {
+      kind: 'nfv.read',
+      info: { ...info, status: 'Running' },
+      shows: { release: '18.11' } as const,
+    },
     nfv('Idle'),
     nfv('Running'),
     [{ type: 'nfv.status', data: { status: 'Running' } }],
   ],
   [
     'the first read tells the status it finds',
-    { kind: 'nfv.read', info: { ...info, status: 'Idle' } },
+    { kind: 'nfv.read', info: { ...info, status: 'Idle' }, shows: { release: '18.11' } as const },
     nfv(),
     nfv('Idle'),
     [{ type: 'nfv.status', data: { status: 'Idle' } }],

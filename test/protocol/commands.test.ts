@@ -1,10 +1,11 @@
 // Every command builder (primary, nfv, vf, mirror) in one table: its line, its effect, its metric.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { nfvCommands as nfv } from '../../src/protocol/nfv.ts'
-import { primaryCommands as primary } from '../../src/protocol/primary.ts'
-import type { Command } from '../../src/protocol/types.ts'
-import { mirrorCommands as mirror, vfCommands as vf } from '../../src/protocol/vf.ts'
+import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
+import { primaryCommands as primary } from '../../src/protocol/kinds/primary.ts'
+import type { Command } from '../../src/protocol/command.ts'
+import { mirrorCommands as mirror } from '../../src/protocol/kinds/mirror.ts'
+import { vfCommands as vf } from '../../src/protocol/kinds/vf.ts'
 
 test('every builder produces the exact command line of the protocol', () => {
   const cases: [string, string][] = [
@@ -109,7 +110,11 @@ test('a status is a read: it tells what it saw, through its decoded reply', () =
   const info = { 'client-id': 1, status: 'Idle' as const, ports: [], patches: [] }
   const status = nfv.status()
   assert.ok(status.read)
-  assert.equal(status.read && status.observe(info), { kind: 'nfv.read', info })
+  assert.equal(status.read && status.observe(info), {
+    kind: 'nfv.read',
+    info,
+    shows: { release: '18.11' },
+  })
   assert.is(status.metric, 'status')
 })
 

@@ -1,6 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { FIXED_REPLY_BYTES, frameReader } from '../../src/protocol/frames.ts'
+import { frameReader } from '../../src/protocol/frames.ts'
+import { SHORT_FRAME_BYTES as FIXED_REPLY_BYTES } from '../../src/protocol/release.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 
 const MAX = 1 << 20

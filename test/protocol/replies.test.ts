@@ -1,9 +1,10 @@
 // Decoding each command's reply: nfv, primary, vf and mirror status and echoes, vf errors.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { nfvCommands } from '../../src/protocol/nfv.ts'
-import { primaryCommands } from '../../src/protocol/primary.ts'
-import { mirrorCommands, vfCommands } from '../../src/protocol/vf.ts'
+import { nfvCommands } from '../../src/protocol/kinds/nfv.ts'
+import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
+import { mirrorCommands } from '../../src/protocol/kinds/mirror.ts'
+import { vfCommands } from '../../src/protocol/kinds/vf.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 
 const json = (text: string) => Buffer.from(text, 'latin1')

@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { createServer, type Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { FIXED_REPLY_BYTES } from '../../src/protocol/frames.ts'
+import { SHORT_FRAME_BYTES as FIXED_REPLY_BYTES } from '../../src/protocol/release.ts'
 import { SimProcess } from '../../src/sim/sim-process.ts'
 
 /** A bare TCP peer standing in for the controller: it writes lines and collects what comes back. */

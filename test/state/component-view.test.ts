@@ -2,8 +2,9 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Effect } from '../../src/protocol/effects.ts'
-import type { ComponentEntry } from '../../src/protocol/vf.ts'
-import { nextComponentView, type ComponentView } from '../../src/state/component-view.ts'
+import type { ComponentEntry } from '../../src/protocol/bodies.ts'
+import type { ComponentView } from '../../src/state/component-view.ts'
+import { nextView } from '../../src/state/process-view.ts'
 
 const NONE = { operation: 'none', id: 0, pcp: 0 }
 const fw1: ComponentEntry = {
@@ -38,6 +39,7 @@ const TABLE: [string, ComponentView, Effect, ComponentView | undefined][] = [
     vf,
     {
       kind: 'vf.read',
+      shows: { release: '18.11' } as const,
       info: { 'client-id': 2, ports: ['phy:0'], components: [], classifier_table: [] },
     },
     { kind: 'vf', ports: ['phy:0'], components: [], classifier_table: [] },
@@ -45,13 +47,21 @@ const TABLE: [string, ComponentView, Effect, ComponentView | undefined][] = [
   [
     'a mirror read has no classifier table',
     mirror,
-    { kind: 'mirror.read', info: { 'client-id': 3, ports: [], components: [] } },
+    {
+      kind: 'mirror.read',
+      info: { 'client-id': 3, ports: [], components: [] },
+      shows: { release: '18.11' } as const,
+    },
     { kind: 'mirror', ports: [], components: [] },
   ],
   [
     "a vf's read is not a mirror's",
     mirror,
-    { kind: 'vf.read', info: { 'client-id': 2, ports: [], components: [], classifier_table: [] } },
+    {
+      kind: 'vf.read',
+      info: { 'client-id': 2, ports: [], components: [], classifier_table: [] },
+      shows: { release: '18.11' } as const,
+    },
     undefined,
   ],
   [
@@ -192,13 +202,19 @@ const TABLE: [string, ComponentView, Effect, ComponentView | undefined][] = [
   ["an nfv's effect: none for a vf", vf, { kind: 'nfv.forward' }, undefined],
 ]
 
+/** The view after an effect, through nextView (which also turns away another kind's effects). */
+const after = (view: ComponentView, effect: Effect) => {
+  const next = nextView(view, effect, 0)
+  return next.ok ? next.value : undefined
+}
+
 for (const [name, view, effect, expected] of TABLE) {
-  test(name, () => assert.equal(nextComponentView(view, effect), expected))
+  test(name, () => assert.equal(after(view, effect), expected))
 }
 
 test('the view given is never changed', () => {
   const before = structuredClone([vf, mirror])
-  for (const [, view, effect] of TABLE) nextComponentView(view, effect)
+  for (const [, view, effect] of TABLE) after(view, effect)
   assert.equal([vf, mirror], before)
 })
 

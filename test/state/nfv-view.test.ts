@@ -2,7 +2,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Effect } from '../../src/protocol/effects.ts'
-import { nextNfvView, type NfvView } from '../../src/state/nfv-view.ts'
+import type { NfvView } from '../../src/state/nfv-view.ts'
+import { nextView } from '../../src/state/process-view.ts'
 
 const base: NfvView = {
   kind: 'nfv',
@@ -20,7 +21,7 @@ const TABLE: [string, NfvView, Effect, NfvView | undefined][] = [
   [
     'a read replaces everything',
     base,
-    { kind: 'nfv.read', info },
+    { kind: 'nfv.read', info, shows: { release: '18.11' } as const },
     { kind: 'nfv', status: 'Idle', ports: ['phy:0'], patches: [] },
   ],
   [
@@ -103,15 +104,21 @@ const TABLE: [string, NfvView, Effect, NfvView | undefined][] = [
   ["a primary's effect: none for an nfv", base, { kind: 'primary.clear' }, undefined],
 ]
 
+/** The view after an effect, through nextView (which also turns away another kind's effects). */
+const after = (view: NfvView, effect: Effect) => {
+  const next = nextView(view, effect, 0)
+  return next.ok ? next.value : undefined
+}
+
 for (const [name, view, effect, expected] of TABLE) {
   test(name, () => {
-    assert.equal(nextNfvView(view, effect), expected)
+    assert.equal(after(view, effect), expected)
   })
 }
 
 test('the view given is never changed', () => {
   const frozen = structuredClone(base)
-  for (const [, view, effect] of TABLE) nextNfvView(view, effect)
+  for (const [, view, effect] of TABLE) after(view, effect)
   assert.equal(base, frozen)
 })
 

@@ -1,7 +1,7 @@
 // The primary's view after each command, and nextView's dispatch by kind: a typed failure, never a throw.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { PrimaryStatus } from '../../src/protocol/primary.ts'
+import type { PrimaryStatus } from '../../src/protocol/bodies.ts'
 import { emptyView, nextView, type ProcessView } from '../../src/state/process-view.ts'
 
 const status: PrimaryStatus = {
@@ -14,10 +14,17 @@ const zeroed: PrimaryStatus = {
 }
 
 test('a primary read keeps the status and when it was read', () => {
-  assert.equal(nextView(emptyView('primary'), { kind: 'primary.read', status }, 1234), {
-    ok: true,
-    value: { kind: 'primary', status, readAt: 1234 },
-  })
+  assert.equal(
+    nextView(
+      emptyView('primary'),
+      { kind: 'primary.read', status, shows: { release: '18.11' } as const },
+      1234,
+    ),
+    {
+      ok: true,
+      value: { kind: 'primary', status, readAt: 1234 },
+    },
+  )
 })
 
 test('clear zeroes every counter and keeps the rest (ids, eth, when read)', () => {

@@ -1,5 +1,15 @@
 // spp_nfv as of 2020 (spp-protocol-2020 §5): compact JSON results, 32768-byte frames, its hazards.
-import { hazard, parseUid, reply2020, echo2020, uidText, type Uid } from './uid.ts'
+import {
+  echo2020,
+  inSlots,
+  isUid,
+  patchArgs,
+  reply2020,
+  result2020 as result,
+  uidArg,
+  uidText,
+  type Uid,
+} from './uid.ts'
 import { takeSlot, type Answer, type SimModel } from '../wire.ts'
 
 const ADDABLE = new Set(['vhost', 'ring', 'pcap', 'nullpmd', 'memif'])
@@ -12,9 +22,6 @@ export type Nfv2020Options = {
   masterLcore?: number
   lcores?: number[]
 }
-
-const result = (ok: boolean, command: string, extra = '') =>
-  reply2020(`{"result":"${ok ? 'succeeded' : 'failed'}","command":"${command}"${extra}}`)
 
 /** spp_nfv at 8e72ea0: ports in ethdev slots, patches per (port, queue), `running`/`idling`. */
 export class Nfv2020Model implements SimModel {
@@ -96,9 +103,8 @@ export class Nfv2020Model implements SimModel {
   }
 
   #add(line: string, token: string | undefined): Answer {
-    const uid = parseUid(token)
-    const bad = hazard(line, uid)
-    if (bad || typeof uid === 'string') return bad!
+    const uid = uidArg(line, token)
+    if (!isUid(uid)) return uid
     const port = uidText(uid)
     const reply = (ok: boolean) => result(ok, 'add', `,"port":"${port}"`)
     if (!ADDABLE.has(uid.type)) {
@@ -111,9 +117,8 @@ export class Nfv2020Model implements SimModel {
   }
 
   #del(line: string, token: string | undefined): Answer {
-    const uid = parseUid(token)
-    const bad = hazard(line, uid)
-    if (bad || typeof uid === 'string') return bad!
+    const uid = uidArg(line, token)
+    if (!isUid(uid)) return uid
     // Any other type indexes the forwarding table with PORT_RESET, out of its bounds (§2.4).
     if (!ADDABLE.has(uid.type)) return { exit: true, crash: `out-of-bounds del of ${token}` }
     const port = uidText(uid)
@@ -136,18 +141,12 @@ export class Nfv2020Model implements SimModel {
       return echo2020(line)
     }
     if (dst === undefined) return echo2020(line)
-    const from = parseUid(src)
-    const to = parseUid(dst)
-    if (typeof from === 'string' || typeof to === 'string')
-      return { exit: true, crash: `uninitialised port pointer in ${JSON.stringify(line)}` }
-    const ok = this.#known(from) && this.#known(to)
+    const ports = patchArgs(line, src, dst)
+    if (!Array.isArray(ports)) return ports
+    const [from, to] = ports
+    const ok = inSlots(this.slots, this.queues, from) && inSlots(this.slots, this.queues, to)
     if (ok) this.patches.set(this.#key(from), this.#key(to))
     return result(ok, 'patch', `,"ports":{"src":"${src}","dst":"${dst}"}`)
-  }
-
-  #known(uid: Uid): boolean {
-    const queues = uid.type === 'phy' ? (this.queues[uid.id] ?? 1) : 1
-    return this.slots.includes(uidText(uid)) && (uid.queue ?? 0) < queues
   }
 
   #key = (uid: Uid) => this.spelling(uidText(uid), uid.queue)

@@ -1,9 +1,23 @@
 // The 2020 primary's `status` reply text (spp-protocol-2020 §4.2): compact, members in SPP's order.
+import type { PrimaryModel } from '../primary-model.ts'
+import type { Rule } from './flow.ts'
 import { renderRule } from './flow-render.ts'
-import type { Primary2020Model } from './primary.ts'
+
+/** What the status shows of a 2020 primary: its counters, lcores, forwarder, queues, flows, pipes. */
+export type Primary2020State = Pick<PrimaryModel, 'phy' | 'rings'> & {
+  masterLcore: number
+  lcores: number[]
+  forwarder: boolean
+  running: boolean
+  queues: number[]
+  slots: (string | undefined)[]
+  patches: Map<string, string>
+  pipes: Map<number, { rx: number; tx: number }>
+  flows: Rule[][]
+}
 
 /** `{master-lcore,lcores[,forwarder],phy_ports,ring_ports,pipes}`: forwarder only with its thread. */
-export function renderStatus(primary: Primary2020Model): string {
+export function renderStatus(primary: Primary2020State): string {
   const lcores = `"master-lcore":${primary.masterLcore},"lcores":[${primary.lcores.join(',')}]`
   const ports = primary.slots.filter((port) => port !== undefined)
   const patches = ports.flatMap((src) => {

@@ -4,7 +4,18 @@ import { takeSlot, type Answer, type SimModel } from '../wire.ts'
 import { runFlow, type Rule } from './flow.ts'
 import { launchOf } from './launch.ts'
 import { renderStatus } from './primary-status.ts'
-import { echo2020, hazard, parseUid, reply2020, uidText, type Uid } from './uid.ts'
+import {
+  echo2020,
+  hazard,
+  inSlots,
+  isUid,
+  parseUid,
+  patchArgs,
+  reply2020,
+  result2020 as result,
+  uidArg,
+  uidText,
+} from './uid.ts'
 
 const ADDABLE = new Set(['vhost', 'ring', 'pcap', 'nullpmd', 'memif', 'pipe'])
 
@@ -17,9 +28,6 @@ export type Primary2020Options = {
   /** Whether the forwarder thread runs (SPP: more than one lcore and no `--disp-stats`). */
   forwarder?: boolean
 }
-
-const result = (ok: boolean, command: string, extra = '') =>
-  reply2020(`{"result":"${ok ? 'succeeded' : 'failed'}","command":"${command}"${extra}}`)
 
 /** spp_primary at 8e72ea0; counters grow between reads as in the 18.11 model. */
 export class Primary2020Model extends PrimaryModel implements SimModel {
@@ -87,9 +95,8 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
   }
 
   #add(line: string, tokens: string[]): Answer {
-    const uid = parseUid(tokens[1])
-    const bad = hazard(line, uid)
-    if (bad || typeof uid === 'string') return bad!
+    const uid = uidArg(line, tokens[1])
+    if (!isUid(uid)) return uid
     const port = uidText(uid)
     const reply = (ok: boolean) => result(ok, 'add', `,"port":"${port}"`)
     if (!ADDABLE.has(uid.type)) {
@@ -111,9 +118,8 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
   }
 
   #del(line: string, token: string | undefined): Answer {
-    const uid = parseUid(token)
-    const bad = hazard(line, uid)
-    if (bad || typeof uid === 'string') return bad!
+    const uid = uidArg(line, token)
+    if (!isUid(uid)) return uid
     const port = uidText(uid)
     const reply = (ok: boolean) => result(ok, 'del', `,"port":"${port}"`)
     // Any other type leaves the device id at 0: slot 0 is reset, and the reply says succeeded.
@@ -131,17 +137,11 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
     const [, src, dst] = tokens
     if (src?.startsWith('reset')) this.patches.clear()
     if (src === undefined || src.startsWith('reset') || dst === undefined) return echo2020(line)
-    const from = parseUid(src)
-    const to = parseUid(dst)
-    if (typeof from === 'string' || typeof to === 'string')
-      return { exit: true, crash: `uninitialised port pointer in ${JSON.stringify(line)}` }
-    const ok = this.#known(from) && this.#known(to)
+    const args = patchArgs(line, src, dst)
+    if (!Array.isArray(args)) return args
+    const [from, to] = args
+    const ok = inSlots(this.slots, this.queues, from) && inSlots(this.slots, this.queues, to)
     if (ok) this.patches.set(uidText(from), uidText(to))
-    const ports = `,"ports":{"src":"${uidText(from)}","dst":"${uidText(to)}"}`
-    return result(ok, 'patch', ports)
+    return result(ok, 'patch', `,"ports":{"src":"${uidText(from)}","dst":"${uidText(to)}"}`)
   }
-
-  #known = (uid: Uid) =>
-    this.slots.includes(uidText(uid)) &&
-    (uid.queue ?? 0) < (uid.type === 'phy' ? (this.queues[uid.id] ?? 1) : 1)
 }

@@ -1,11 +1,9 @@
 // How a 2020 primary or nfv reads a port id (parse_resource_uid), and what a bad one does to it.
+import { LONG_FRAME_BYTES } from '../../protocol/release.ts'
 import { echoText, fixedReply, type Answer } from '../wire.ts'
 
-/** The frame of every 2020 primary and nfv reply (MSG_SIZE since 19.11). */
-export const FRAME_2020 = 32768
-
 /** A 2020 primary/nfv reply: compact text NUL-padded to 32768 bytes. */
-export const reply2020 = (text: string): Answer => ({ reply: fixedReply(text, FRAME_2020) })
+export const reply2020 = (text: string): Answer => ({ reply: fixedReply(text, LONG_FRAME_BYTES) })
 /** The echo a 2020 primary/nfv sends for a command it has no answer for. */
 export const echo2020 = (line: string): Answer => reply2020(echoText(line))
 
@@ -45,3 +43,28 @@ export function hazard(line: string, uid: ReturnType<typeof parseUid>): Answer |
 
 /** `type:id` as the processes rebuild it (`%s:%d`): a queue suffix is dropped. */
 export const uidText = ({ type, id }: Uid) => `${type}:${id}`
+
+/** A 2020 primary/nfv result: `{"result":"succeeded"|"failed","command":…}`, padded. */
+export const result2020 = (ok: boolean, command: string, extra = '') =>
+  reply2020(`{"result":"${ok ? 'succeeded' : 'failed'}","command":"${command}"${extra}}`)
+
+/** The port id argument of an `add`/`del`, or what a bad one does to the process (§2.4). */
+export function uidArg(line: string, token: string | undefined): Uid | Answer {
+  const uid = parseUid(token)
+  return hazard(line, uid) ?? (uid as Uid)
+}
+export const isUid = (arg: Uid | Answer): arg is Uid => 'type' in arg
+
+/** The two ports of a `patch`; an unparsable one is read through an uninitialised pointer. */
+export function patchArgs(line: string, src: string, dst: string): [Uid, Uid] | Answer {
+  const from = parseUid(src)
+  const to = parseUid(dst)
+  if (typeof from === 'string' || typeof to === 'string')
+    return { exit: true, crash: `uninitialised port pointer in ${JSON.stringify(line)}` }
+  return [from, to]
+}
+
+/** Whether a port (and its queue) is in a table of DPDK port slots. */
+export const inSlots = (slots: (string | undefined)[], queues: number[], uid: Uid) =>
+  slots.includes(uidText(uid)) &&
+  (uid.queue ?? 0) < (uid.type === 'phy' ? (queues[uid.id] ?? 1) : 1)

@@ -1,7 +1,8 @@
 // The 2020 vf and mirror models against spp-protocol-2020 §3.2, §6 and §7, byte for byte.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { Vf2020Model } from '../../../src/sim/era2020/vf.ts'
+import { VfModel } from '../../../src/sim/vf-model.ts'
+import { RULES_2020 as rules } from '../../../src/sim/vf-rules.ts'
 
 const text = (reply: Buffer | undefined) => reply!.toString('latin1')
 const SUCCESS = '{ "results": [ { "result": "success" } ] }'
@@ -10,7 +11,7 @@ const error = (message: string) =>
 const NONE = '"vlan": { "operation": "none", "id": 0, "pcp": 0 }'
 
 test('vf handshake and a fresh status: string indexes, master-lcore, unpadded spaced JSON', () => {
-  const vf = new Vf2020Model({ clientId: 1, cores: [2, 3] })
+  const vf = new VfModel({ clientId: 1, cores: [2, 3], rules })
   assert.is(
     text(vf.handle('_get_client_id').reply),
     '{ "results": [ { "result": "success" } ], "client_id": 1, "process_type": "vf" }',
@@ -23,7 +24,7 @@ test('vf handshake and a fresh status: string indexes, master-lcore, unpadded sp
 
 // The table is ordered as P §4.5.3 says (ascending vid, mac entries last); §6.1 lists it unordered.
 test('vf status with a classifier, vlan tags and table entries, as the delta document shows', () => {
-  const vf = new Vf2020Model({ clientId: 1, cores: [2, 3] })
+  const vf = new VfModel({ clientId: 1, cores: [2, 3], rules })
   for (const line of [
     'component start cls 2 classifier',
     'port add phy:0 rx cls',
@@ -40,7 +41,7 @@ test('vf status with a classifier, vlan tags and table entries, as the delta doc
 })
 
 test('vf refuses with the 2020 texts, and checks port limits before adding', () => {
-  const vf = new Vf2020Model({ phyQueues: [1, 2], cores: [2, 3] })
+  const vf = new VfModel({ phyQueues: [1, 2], cores: [2, 3], rules })
   const cases: [string, string][] = [
     ['component start fw1 2 forward', 'success'],
     ['component start m1 2 merge', 'success'], // one core may mix types now
@@ -84,14 +85,14 @@ test('vf refuses with the 2020 texts, and checks port limits before adding', () 
 
 test('vf and mirror answer exit with success, then end', () => {
   for (const kind of ['vf', 'mirror'] as const) {
-    const answer = new Vf2020Model({ kind }).handle('exit')
+    const answer = new VfModel({ kind, rules }).handle('exit')
     assert.is(text(answer.reply), SUCCESS)
     assert.ok(answer.exit)
   }
 })
 
 test('mirror: its status has no classifier table; classifier_table succeeds and does nothing', () => {
-  const mirror = new Vf2020Model({ kind: 'mirror', clientId: 3, phyQueues: [1], cores: [2, 3] })
+  const mirror = new VfModel({ kind: 'mirror', clientId: 3, phyQueues: [1], cores: [2, 3], rules })
   assert.is(
     text(mirror.handle('_get_client_id').reply),
     '{ "results": [ { "result": "success" } ], "client_id": 3, "process_type": "mirror" }',

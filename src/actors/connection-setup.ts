@@ -1,0 +1,152 @@
+// What a process connection can do (its context, guards and actions); process-connection.ts says when.
+import type { Socket } from 'node:net'
+import type { Logger } from 'pino'
+import { assign, enqueueActions, setup } from 'xstate'
+import type { ErrorCode } from '../errors.ts'
+import type { ProcessKind } from '../protocol/bodies.ts'
+import type { Effect } from '../protocol/effects.ts'
+import type { Identity } from '../protocol/handshake.ts'
+import { eraLabel, firstLearnt, learn, type Learnt } from '../protocol/release.ts'
+import type { Result } from '../protocol/result.ts'
+import { emptyView, nextView, type ProcessView } from '../state/process-view.ts'
+import { CommandQueue } from './command-queue.ts'
+import { logCommand } from './command-log.ts'
+import { answer, refuse, type Job } from './job.ts'
+import { processLabel as label } from './label.ts'
+import { nextJob } from './next-job.ts'
+import { socketLink, type LinkEvent } from './socket-link.ts'
+
+export type Input = {
+  socket: Socket
+  /** The port it came in on: a primary is probed with `status`, a secondary asked its client id. */
+  role: 'primary' | 'secondary'
+  replyTimeoutMs: number
+  maxReplyBytes: number
+  /** Commands allowed to wait (a request joining a queued read takes no place). */
+  maxQueue: number
+  log: Logger
+}
+export type Context = Input & {
+  queue: CommandQueue // mutated in place: copying it on every command cost O(n) per event
+  current?: { job: Job; sentAt: number }
+  kind?: ProcessKind
+  clientId?: number
+  view?: ProcessView
+  /** What the process has shown of its release (protocol/release.ts), once identified. */
+  learnt?: Learnt
+  /** A padded reply's length measured before the handshake was decoded. */
+  frameBytes?: number
+  closeReason?: string
+}
+type Events =
+  | { type: 'command'; job: Job }
+  | LinkEvent
+  | { type: 'handshake'; result: Result<Identity> }
+  | { type: 'close'; reason: string }
+/**
+ * A command's outcome, for the logs, the event stream and the metrics: the request that sent it,
+ * what it did (`reply`: the effect, or why it failed) and the view before and after.
+ */
+export type CommandDone = {
+  type: 'commandDone'
+  requestId: string | undefined
+  line: string
+  metric: string
+  reply: Result<Effect>
+  before: ProcessView
+  after: ProcessView
+  ms: number
+}
+type Emitted =
+  | { type: 'identified'; kind: ProcessKind; clientId?: number; era?: '18.11' | '2020' }
+  | CommandDone
+  /** Commands that were never written when the connection closed: they may wait for the process. */
+  | { type: 'unsent'; jobs: Job[] }
+
+/** Why a command on this connection was not answered: it closed. */
+export const closedMessage = (context: Context) =>
+  `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
+
+/** The context, events, guards and actions of a process connection. */
+export const connectionSetup = setup({
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's typing idiom
+  types: {} as { input: Input; context: Context; events: Events; emitted: Emitted },
+  actors: { socketLink },
+  delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
+  guards: {
+    hasQueue: ({ context }) => context.queue.length > 0,
+    nothingSent: ({ context }) => context.current === undefined,
+    currentCloses: ({ context }) => context.current?.job.closes === true,
+  },
+  actions: {
+    queue: ({ context: { queue, maxQueue, kind, clientId } }, job: Job) => {
+      if (queue.joins(job) || queue.length < maxQueue) return queue.push(job)
+      const process = label({ kind, clientId })
+      refuse(job, `${process} has ${maxQueue} commands waiting: try again later`, 'QUEUE_FULL')
+    },
+    /** Writes the next command someone still waits for, refusing any that would hang the process. */
+    sendNext: enqueueActions(({ context, enqueue }) => {
+      const job = nextJob(context.queue, context.view)
+      if (!job) return
+      enqueue.assign({ current: { job, sentAt: performance.now() } })
+      enqueue.sendTo('link', { type: 'write', line: job.line })
+    }),
+    settle: enqueueActions(({ context, enqueue }, reply: Result<Buffer>) => {
+      const { current, view, log, learnt } = context
+      if (!current || !view) return
+      const { job, sentAt } = current
+      const result = answer(job, reply)
+      let after = view
+      if (result.ok) {
+        const next = nextView(view, result.value, Date.now())
+        if (next.ok) after = next.value
+        else log.error({ process: label(context), command: job.line }, next.message)
+      }
+      logCommand(log, label(context), job, result)
+      const shows = result.ok && 'shows' in result.value ? result.value.shows : undefined
+      enqueue.assign({
+        current: undefined,
+        view: after,
+        learnt: learnt && shows ? learn(learnt, shows) : learnt,
+      })
+      const { line, metric, requestId } = job
+      const ms = performance.now() - sentAt
+      enqueue.emit({
+        type: 'commandDone',
+        requestId,
+        line,
+        metric,
+        reply: result,
+        before: view,
+        after,
+        ms,
+      })
+    }),
+    /** Fails every queued command without sending it. */
+    failQueue: ({ context }, reply: { code: ErrorCode; message: string }) => {
+      for (const job of context.queue.drain()) refuse(job, reply.message, reply.code)
+    },
+    /** Hands the commands never written to whoever can send them on the process's next connection. */
+    handOver: enqueueActions(({ context, enqueue }) => {
+      const jobs = context.queue.drain()
+      if (jobs.length === 0) return
+      if (context.kind === undefined) {
+        for (const job of jobs) refuse(job, closedMessage(context), 'CONNECTION_CLOSED')
+      } else {
+        enqueue.emit({ type: 'unsent', jobs })
+      }
+    }),
+    setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
+    /** A handshake that named the process: who it is and what it showed of its release. */
+    identify: enqueueActions(({ context, enqueue }, result: Result<Identity>) => {
+      if (!result.ok) return
+      const { kind, clientId, shows } = result.value
+      let learnt = firstLearnt(kind, shows)
+      if (context.frameBytes) learnt = learn(learnt, { frameBytes: context.frameBytes })
+      enqueue.assign({ kind, clientId, view: emptyView(kind), learnt })
+      const era = eraLabel(learnt)
+      const id = clientId === undefined ? {} : { clientId }
+      enqueue.emit({ type: 'identified', kind, ...id, ...(era === 'unknown' ? {} : { era }) })
+    }),
+  },
+})

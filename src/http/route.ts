@@ -1,0 +1,68 @@
+// A route as data: its OpenAPI row and its handler side by side; a table of them becomes hono routes.
+import { Hono, type Context } from 'hono'
+import type { GenericSchema } from 'valibot'
+import type { Registry } from '../actors/registry.ts'
+import type { EventHub } from '../observe/event-hub.ts'
+import type { Metrics } from '../observe/metrics.ts'
+import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
+import type { Applier } from '../topology/apply.ts'
+import type { Presenters } from './present.ts'
+import type { Processes } from './processes.ts'
+
+type Method = 'get' | 'put' | 'post' | 'delete'
+/** What a success carries: a JSON schema for GET bodies, or another media type. */
+type Success = GenericSchema | 'text/event-stream' | 'text/plain' | 'text/html' | 'openapi' | 204
+
+/** One method on one path (OpenAPI path syntax), as the OpenAPI document shows it. */
+export type Operation = {
+  method: Method
+  path: string
+  summary: string
+  body?: GenericSchema
+  /** A body that works against `npm run demo`: what "try it out" starts from. */
+  example?: object
+  success: Success
+  /** The request is a command to a process: it may be rejected (400) or fail (500). */
+  command?: boolean
+  /** Other answers it may give, by status. */
+  errors?: Record<number, string>
+}
+
+/** An event-stream client this many events behind is dropped; a keep-alive comment this often. */
+export type EventStreamOptions = { maxPendingPerClient: number; heartbeatMs: number }
+
+/** What the handlers are given: the processes, the event hub, the app itself (for apply), ... */
+export type Deps = {
+  registry: Registry
+  processes: Processes
+  hub: EventHub
+  metrics: Metrics
+  events: EventStreamOptions
+  present: Presenters
+  /** Plans and applies topologies, one apply at a time, through the app itself. */
+  applier: Applier
+  /** Where the cpus are described (/sys/devices/system/cpu). */
+  sysfsCpu: string
+  /** GET /openapi.json, serialised once. */
+  openApiJson: () => string
+}
+
+/** An operation and the handler that serves it. */
+export type Route = Operation & {
+  handle: (c: Context, deps: Deps) => Response | Promise<Response>
+}
+
+/** The OpenAPI rows of a table of routes. */
+export const rows = (routes: Route[]): Operation[] => routes.map(({ handle: _, ...row }) => row)
+
+/** `/v1/nfvs/{client_id}/ports` as hono routes it: a client id in its one canonical spelling. */
+export const honoPath = (path: string) =>
+  path.replace('{client_id}', `:client_id{${CLIENT_ID_PATTERN}}`).replace(/\{(\w+)\}/g, ':$1')
+
+/** Serves a table of routes with their dependencies. */
+export function mount(routes: Route[], deps: Deps): Hono {
+  const app = new Hono()
+  for (const route of routes)
+    app.on(route.method.toUpperCase(), honoPath(route.path), (c) => route.handle(c, deps))
+  return app
+}

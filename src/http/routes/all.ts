@@ -1,0 +1,26 @@
+// Every route of the API, module by module: what the app serves and what OpenAPI shows.
+import type { Route } from '../route.ts'
+import { eventRoutes } from './events.ts'
+import { hostRoutes } from './host.ts'
+import { mirrorRoutes } from './mirror.ts'
+import { nfvRoutes } from './nfv.ts'
+import { pageRoutes } from './pages.ts'
+import { pcapRoutes } from './pcap.ts'
+import { flowRoutes } from './primary-flow.ts'
+import { primaryRoutes } from './primary.ts'
+import { topologyRoutes } from './topology.ts'
+import { vfRoutes } from './vf.ts'
+
+/** Add a route to its kind's module; it is served and documented from there. */
+export const ROUTES: Route[] = [
+  ...hostRoutes,
+  ...primaryRoutes,
+  ...flowRoutes,
+  ...nfvRoutes,
+  ...vfRoutes,
+  ...mirrorRoutes,
+  ...pcapRoutes,
+  ...topologyRoutes,
+  ...eventRoutes,
+  ...pageRoutes,
+]

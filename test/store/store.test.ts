@@ -1,0 +1,255 @@
+// The store: what is put is remembered across a reopen, commits group writes, sync() means durable.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { setImmediate as turn } from 'node:timers/promises'
+import Database from 'better-sqlite3'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { DATABASE_FILE, openStore, StoreError, type Store } from '../../src/store/store.ts'
+import { withTempDir } from './temp-dir.ts'
+
+const NFV = {
+  status: 'Running',
+  ports: ['phy:0', 'ring:0'],
+  patches: [{ src: 'phy:0', dst: 'ring:0' }],
+}
+const VF = { components: [{ core: 2, name: 'fwd1', type: 'forward', rx_port: [], tx_port: [] }] }
+
+/** Opens a store in a fresh directory; closes it and removes the directory afterwards. */
+const withStore = (body: (store: Store, dir: string) => Promise<void> | void) =>
+  withTempDir(async (dir) => {
+    const store = openStore(dir)
+    try {
+      await body(store, dir)
+    } finally {
+      await store.close().catch(() => {})
+    }
+  })
+
+/** The configurations committed to the database file, read by a connection of its own. */
+function committed(dir: string): Record<string, unknown> {
+  const db = new Database(join(dir, DATABASE_FILE), { readonly: true })
+  try {
+    const rows = db.prepare('SELECT section, client_id, config FROM process_config').all() as {
+      section: string
+      client_id: number
+      config: string
+    }[]
+    return Object.fromEntries(
+      rows.map((r) => [`${r.section}/${r.client_id}`, JSON.parse(r.config)]),
+    )
+  } finally {
+    db.close()
+  }
+}
+
+const rejection = async (promise: Promise<unknown>) => {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  assert.unreachable('expected a rejection')
+}
+
+test('a new store remembers nothing, and opening it starts no writer thread', () =>
+  withStore(async (store) => {
+    assert.equal(store.remembered(), { nfvs: {}, vfs: {}, mirrors: {} })
+    assert.is(store.revision(), 0)
+    assert.is(await store.journalQuery({ limit: 10 }).then((entries) => entries.length), 0)
+    assert.is(store.stats().writer, false)
+  }))
+
+test('what was put is remembered after a reopen, every section, the primary without a client id', () =>
+  withTempDir(async (dir) => {
+    const store = openStore(dir)
+    store.put({ section: 'nfvs', clientId: 1 }, NFV)
+    store.put({ section: 'vfs', clientId: 2 }, VF)
+    store.put({ section: 'mirrors', clientId: 3 }, { components: [] })
+    store.put({ section: 'primary' }, { ports: ['phy:0'] })
+    store.put({ section: 'nfvs', clientId: 10 }, { status: 'Idle' })
+    await store.sync()
+    assert.is(store.stats().writer, true)
+    await store.close()
+    const reopened = openStore(dir)
+    try {
+      const expected = {
+        nfvs: { '1': NFV, '10': { status: 'Idle' } },
+        vfs: { '2': VF },
+        mirrors: { '3': { components: [] } },
+        primary: { ports: ['phy:0'] },
+      }
+      assert.equal(reopened.remembered(), expected)
+      assert.equal(Object.keys(reopened.remembered().nfvs), ['1', '10'])
+      assert.equal(reopened.recall({ section: 'vfs', clientId: 2 }), VF)
+      assert.is(reopened.recall({ section: 'vfs', clientId: 3 }), undefined)
+    } finally {
+      await reopened.close()
+    }
+  }))
+
+test('reads include writes still queued, and hand out copies', () =>
+  withStore(async (store) => {
+    store.put({ section: 'vfs', clientId: 2 }, VF)
+    assert.equal(store.remembered().vfs['2'], VF)
+    assert.equal(committed(store.dir), {}, 'nothing is committed yet')
+    const copy = store.recall({ section: 'vfs', clientId: 2 })!
+    copy.components = []
+    assert.equal(store.recall({ section: 'vfs', clientId: 2 }), VF)
+    await store.sync()
+  }))
+
+test('undefined forgets a process, also in the database', () =>
+  withTempDir(async (dir) => {
+    const store = openStore(dir)
+    store.put({ section: 'nfvs', clientId: 1 }, NFV)
+    store.put({ section: 'nfvs', clientId: 2 }, NFV)
+    await store.sync()
+    store.put({ section: 'nfvs', clientId: 1 }, undefined)
+    assert.equal(Object.keys(store.remembered().nfvs), ['2'])
+    await store.close()
+    const reopened = openStore(dir)
+    assert.equal(Object.keys(reopened.remembered().nfvs), ['2'])
+    await reopened.close()
+  }))
+
+test('the revision counts changes, not repeats, and survives a reopen', () =>
+  withTempDir(async (dir) => {
+    const store = openStore(dir)
+    store.put({ section: 'nfvs', clientId: 1 }, NFV)
+    store.put({ section: 'nfvs', clientId: 1 }, { ...NFV }) // the same again
+    store.put({ section: 'nfvs', clientId: 2 }, undefined) // nothing to forget
+    assert.is(store.revision(), 1)
+    store.put({ section: 'nfvs', clientId: 1 }, undefined)
+    assert.is(store.revision(), 2)
+    await store.sync()
+    assert.is(store.stats().writes, 4, 'two changes, each with its revision')
+    await store.close()
+    const reopened = openStore(dir)
+    assert.is(reopened.revision(), 2)
+    await reopened.close()
+  }))
+
+test('meta values survive a reopen; the store keeps its own keys', () =>
+  withTempDir(async (dir) => {
+    const store = openStore(dir)
+    store.putMeta('etcd.applied-revision', '41')
+    store.putMeta('etcd.applied-revision', '42')
+    store.putMeta('gone', 'x')
+    store.putMeta('gone', undefined)
+    assert.is(store.meta('etcd.applied-revision'), '42')
+    assert.throws(() => store.putMeta('store.revision', '9'), /store\./)
+    await store.close()
+    const reopened = openStore(dir)
+    assert.is(reopened.meta('etcd.applied-revision'), '42')
+    assert.is(reopened.meta('gone'), undefined)
+    await reopened.close()
+  }))
+
+test('a client id must be a non-negative integer', () =>
+  withStore(async (store) => {
+    for (const clientId of [-1, 1.5, NaN])
+      assert.throws(() => store.put({ section: 'vfs', clientId }, VF), /client id/)
+    await store.sync()
+  }))
+
+test('the writes of one turn are one commit, and concurrent writers share commits', () =>
+  withStore(async (store) => {
+    for (let id = 0; id < 64; id++) store.put({ section: 'vfs', clientId: id }, { components: [] })
+    await store.sync()
+    assert.is(store.stats().commits, 1)
+    const rounds = 10
+    const writer = async (id: number) => {
+      for (let round = 0; round < rounds; round++) {
+        store.put({ section: 'vfs', clientId: id }, { components: [], round })
+        await store.sync()
+      }
+    }
+    await Promise.all(Array.from({ length: 64 }, (_, id) => writer(id)))
+    const commits = store.stats().commits - 1
+    assert.ok(commits <= 2 * rounds, `640 writes in ${commits} commits`)
+    assert.is(Object.keys(committed(store.dir)).length, 64)
+  }))
+
+test('sync() resolves once its writes are committed, in order, also during a commit', () =>
+  withStore(async (store) => {
+    // What another connection sees of the database when each sync() resolves: at least its own
+    // writes (the writer thread may already be committing the next batch as the first resolves).
+    const seen: [string, string[]][] = []
+    const look = (who: string) => () => seen.push([who, Object.keys(committed(store.dir))])
+    store.put({ section: 'nfvs', clientId: 1 }, NFV)
+    const first = store.sync().then(look('first'))
+    await turn() // the first commit is under way
+    store.put({ section: 'nfvs', clientId: 2 }, NFV)
+    const second = store.sync().then(look('second'))
+    await Promise.all([second, first])
+    assert.equal(
+      seen.map(([who]) => who),
+      ['first', 'second'],
+    )
+    assert.ok(seen[0]![1].includes('nfvs/1'))
+    assert.equal(seen[1]![1].sort(), ['nfvs/1', 'nfvs/2'])
+    assert.is(store.stats().commits, 2)
+    await store.sync() // nothing queued: resolves
+  }))
+
+test('a failed commit rejects sync(), keeps the writes, and the next commit saves them', () =>
+  withStore(async (store, dir) => {
+    // A real failure of the real database: a trigger refuses the row, as a full disk would.
+    const other = new Database(join(dir, DATABASE_FILE))
+    try {
+      other.exec(`CREATE TRIGGER refuse BEFORE INSERT ON process_config
+                  BEGIN SELECT RAISE(ABORT, 'no space left (test)'); END`)
+      store.put({ section: 'vfs', clientId: 2 }, VF)
+      const error = await rejection(store.sync())
+      assert.instance(error, StoreError)
+      assert.is((error as StoreError).code, 'COMMIT_FAILED')
+      assert.match((error as StoreError).message, /no space left \(test\)/)
+      assert.equal(store.remembered().vfs['2'], VF)
+      assert.equal(committed(dir), {})
+      other.exec('DROP TRIGGER refuse')
+      await store.sync()
+      assert.equal(committed(dir), { 'vfs/2': VF })
+    } finally {
+      other.close()
+    }
+  }))
+
+test('close() commits what is queued; a closed store refuses writes and rejects sync()', () =>
+  withTempDir(async (dir) => {
+    const store = openStore(dir)
+    store.put({ section: 'vfs', clientId: 2 }, VF)
+    await store.close()
+    assert.equal(committed(dir), { 'vfs/2': VF })
+    const error = await rejection(store.sync())
+    assert.is((error as StoreError).code, 'STORE_CLOSED')
+    assert.throws(() => store.put({ section: 'vfs', clientId: 3 }, VF), /closed/)
+    assert.throws(() => store.journal({} as never), /closed/)
+    await store.close() // twice is fine
+  }))
+
+test('a second store on the same directory is refused while the first is open', () =>
+  withStore((_store, dir) => {
+    assert.throws(
+      () => openStore(dir),
+      (error: unknown) =>
+        error instanceof StoreError &&
+        error.code === 'STATE_DIR_LOCKED' &&
+        error.message === `state directory ${dir} is in use by another spp-ctl`,
+    )
+  }))
+
+test('a file that is not a database is STATE_DIR_UNUSABLE, and leaves the directory unlocked', () =>
+  withTempDir((dir) => {
+    writeFileSync(join(dir, DATABASE_FILE), 'not a database, not at all: some text long enough')
+    for (let attempt = 0; attempt < 2; attempt++)
+      assert.throws(
+        () => openStore(dir),
+        (error: unknown) =>
+          error instanceof StoreError &&
+          error.code === 'STATE_DIR_UNUSABLE' &&
+          error.message.includes(DATABASE_FILE),
+      )
+  }))
+
+test.run()

@@ -1,0 +1,35 @@
+// The connection that commits: durable commits (synchronous=FULL) and the journal's cascade.
+import Database from 'better-sqlite3'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { migrate } from '../../src/store/schema.ts'
+import { prepareWrites } from '../../src/store/writes.js'
+
+test('the committing connection fsyncs every commit and deletes an entry with its processes', () => {
+  const db = new Database(':memory:')
+  try {
+    migrate(db)
+    db.pragma('synchronous = OFF')
+    db.pragma('foreign_keys = OFF')
+    const commit = prepareWrites(db)
+    assert.is(db.pragma('synchronous', { simple: true }), 2, 'FULL')
+    assert.is(db.pragma('foreign_keys', { simple: true }), 1)
+    const journal = { op: 'journal' as const, by: 'a', requestId: '1', method: 'PUT', path: '/' }
+    commit([
+      {
+        ...journal,
+        time: 1,
+        body: null,
+        commands: '[]',
+        status: 204,
+        processes: ['vf:2', 'nfv:1'],
+      },
+    ])
+    assert.is(commit([{ op: 'prune', before: 2 }]), 1, 'one entry pruned')
+    assert.is(db.prepare('SELECT count(*) FROM journal_process').pluck().get(), 0)
+  } finally {
+    db.close()
+  }
+})
+
+test.run()
