@@ -75,7 +75,8 @@ export function createApp(options: AppOptions) {
     }
   })
   // The page, the docs and the API's description carry no data: a browser loads them without a token.
-  app.use(authenticate({ ...options.access, publicPaths: [...UI_PATHS, '/openapi.json'] }))
+  const publicPaths = [...UI_PATHS, '/openapi.json']
+  app.use(authenticate({ ...options.access, publicPaths, onRefused: metrics.observeAuthRefused }))
   app.use(
     methodNotAllowed({
       app,
