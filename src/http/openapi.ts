@@ -1,7 +1,7 @@
 // The API as OpenAPI 3.1 (GET /openapi.json), built from the route tables and the valibot schemas
 // the routes validate with.
 import { toJsonSchema } from '@valibot/to-json-schema'
-import type { GenericSchema } from 'valibot'
+import type { GenericSchema, ObjectEntries, ObjectSchema } from 'valibot'
 import { ComponentName } from '../protocol/tokens.ts'
 import { rows, type Operation } from './route.ts'
 import { ROUTES } from './routes/all.ts'
@@ -42,6 +42,12 @@ const parameter = (path: string, name: string) => {
   if (!described) throw new Error(`openapi: path parameter {${name}} of ${path} is not described`)
   return { name, in: 'path', required: true, ...described }
 }
+/** An object schema's entries as optional query parameters, each described by its own pipe. */
+const queryParameters = (query: GenericSchema) =>
+  Object.entries((query as ObjectSchema<ObjectEntries, undefined>).entries).map(([name, s]) => {
+    const { description, ...json } = schema(s) as { description?: string }
+    return { name, in: 'query', required: false, description, schema: json }
+  })
 const TAGS = (path: string) => /^\/v1\/(\w+)/.exec(path)?.[1] ?? 'pages'
 
 /** With --auth-file: a token from `spp-ctl auth add`, which swagger-ui's Authorize button takes. */
@@ -60,8 +66,12 @@ const PUBLIC = new Set([...UI_PATHS, '/openapi.json'])
 const security = (method: string, path: string) =>
   method === 'get' && PUBLIC.has(path) ? [] : [{ bearer: [method === 'get' ? 'read' : 'write'] }]
 
-function operation({ method, path, summary, body, example, success, command, errors }: Operation) {
-  const params = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => parameter(path, name!))
+function operation(op: Operation) {
+  const { method, path, summary, body, query, example, success, command, errors } = op
+  const params: object[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) =>
+    parameter(path, name!),
+  )
+  if (query) params.push(...queryParameters(query))
   const responses: Record<string, object> = {}
   if (success === 204) responses['204'] = { description: 'Done' }
   else if (success === 'openapi')
@@ -81,7 +91,7 @@ function operation({ method, path, summary, body, example, success, command, err
       (body ? 'The body is invalid (the text names the field); nothing was sent. ' : '') +
         (command ? 'Or the process rejected the command: `command error: ...`.' : ''),
     )
-  if (params.some((p) => p.name === 'client_id'))
+  if (path.includes('{client_id}'))
     responses['404'] = text('No process of this kind is connected with this client id')
   if (body) responses['413'] = text('The body is over the size limit')
   if (command)
