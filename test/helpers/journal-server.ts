@@ -13,11 +13,12 @@ import { createMetrics } from '../../src/observe/metrics.ts'
 import { openStore, type JournalEntry, type Store } from '../../src/store/store.ts'
 import { withTempDir } from '../store/temp-dir.ts'
 
-/** A served app: its URL, its store (undefined: no journal), its app for app.request. */
+/** A served app: its URL and its store (undefined: no journal). */
 export type JournalServer = {
   url: string
   store: Store | undefined
-  app: ReturnType<typeof createApp>
+  /** The app's event hub: a test publishes what a change would. */
+  hub: EventHub
 }
 
 /** An entry at `time` (ms) by `by` touching `processes`; the rest made up from them. */
@@ -41,11 +42,12 @@ export function withJournalServer(
   return withTempDir(async (dir) => {
     const store = journal ? openStore(dir, { journalKeepMs: Infinity }) : undefined
     const registry = new Registry()
+    const hub = new EventHub()
     const app = createApp({
       registry,
       log: silentLogger(),
       maxBodyBytes: 64 * 1024,
-      hub: new EventHub(),
+      hub,
       metrics: createMetrics(registry),
       events: { maxPendingPerClient: 8, heartbeatMs: 60_000 },
       access: { clients },
@@ -55,9 +57,10 @@ export function withJournalServer(
     try {
       await once(server, 'listening')
       const { port } = server.address() as AddressInfo
-      await body({ url: `http://127.0.0.1:${port}`, store, app })
+      await body({ url: `http://127.0.0.1:${port}`, store, hub })
     } finally {
       const closed = once(server, 'close')
+      hub.close() // ends the event streams
       server.close()
       server.closeAllConnections()
       await closed
