@@ -33,6 +33,7 @@ const FILES: Record<string, () => string> = {
   '/ui/read.js': () => join(UI, 'read.js'),
   '/ui/token-form.js': () => join(UI, 'token-form.js'),
   '/ui/token-store.js': () => join(UI, 'token-store.js'),
+  '/ui/journal.js': () => join(UI, 'journal.js'),
   '/ui/vendor/cytoscape.mjs': () => join(mainDir('cytoscape'), 'cytoscape.esm.min.mjs'),
   '/ui/vendor/cytoscape-dagre.mjs': () =>
     join(mainDir('cytoscape-dagre'), 'cytoscape-dagre.min.mjs'),

@@ -9,6 +9,7 @@ import dagre from './vendor/cytoscape-dagre.mjs'
 import { counterRows } from './counters.js'
 import { processSections } from './dom.js'
 import { follow } from './follow.js'
+import { refreshJournal } from './journal.js'
 import { everyWhileVisible } from './poll.js'
 import { record } from './rates.js'
 import { read } from './read.js'
@@ -21,6 +22,8 @@ import { GRAPH_STYLE } from './graph-style.js'
 // One read of the primary's status per period per page (and the controller shares one command
 // among the pages whose reads meet): packets per second need successive reads, nothing else does.
 const COUNTERS_EVERY_MS = 2000
+// The journal is read again after every event; this often too, for changes that publish none.
+const JOURNAL_EVERY_MS = 60_000
 const SECTION_OF = /** @type {Record<string, 'nfvs' | 'vfs' | 'mirrors' | 'pcaps'>} */ ({
   nfv: 'nfvs',
   vf: 'vfs',
@@ -124,6 +127,7 @@ const reloadAll = () =>
 
 /** @param {string} type @param {{ kind?: string, 'client-id'?: number }} data */
 function onEvent(type, data) {
+  void refreshJournal()
   if (type === 'events.lost') return void reloadAll()
   if (data.kind === 'primary') {
     if (type === 'process.disconnected') {
@@ -145,6 +149,8 @@ function onEvent(type, data) {
 setUpTokenForm()
 follow({ retryMs: COUNTERS_EVERY_MS, onEvent, reload: reloadAll })
 await reloadAll()
+void refreshJournal()
 everyWhileVisible(COUNTERS_EVERY_MS, () => {
   if (Object.keys(doc.primary).length > 0) void refreshPrimary()
 })
+everyWhileVisible(JOURNAL_EVERY_MS, refreshJournal)
