@@ -98,8 +98,14 @@ test('the README shows a curl example for every endpoint, and each answers as sh
       assert.ok(routes.has('GET /openapi.json') && routes.has('GET /metrics'))
       assert.match(README.join('\n'), /http:\/\/localhost:7777\/ /, 'the page is named')
       assert.match(README.join('\n'), /http:\/\/localhost:7777\/docs/, 'the docs are named')
+      // The journal needs a state directory (a harness has none: 404): shown, quoted, not run.
+      assert.match(
+        README.join('\n'),
+        /curl -s 'http:\/\/localhost:7777\/v1\/journal\?/,
+        'the journal is shown',
+      )
       for (const route of routes)
-        if (route !== 'GET /v1/events')
+        if (route !== 'GET /v1/events' && route !== 'GET /v1/journal')
           assert.ok(shown.has(route), `no README example for ${route}`)
     },
   ))
