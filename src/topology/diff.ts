@@ -2,7 +2,10 @@
 import type { MirrorInfo, NfvInfo, VfInfo } from '../protocol/bodies.ts'
 import type { DesiredDocument } from './document.ts'
 import { componentsOf, entryOf, useText, UNTAGGED, type Component } from './normalize.ts'
+import type { ForwarderState, ForwarderWant } from './plan-forwarder.ts'
 import { wantedNfv } from './plan-nfv.ts'
+import { plansPrimary, wantedPrimary } from './plan-primary.ts'
+import type { Pipe } from './primary-forwarder.ts'
 import type { TopologyDocument } from './read-topology.ts'
 
 const isReadable = <T extends object>(state: T | { error: string } | undefined): state is T =>
@@ -13,6 +16,13 @@ export function renderDiff(live: TopologyDocument, desired: DesiredDocument): st
   const out: string[] = []
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) out.push(title, ...lines.map((line) => `  ${line}`))
+  }
+  const primary = plansPrimary(desired.primary) && wantedPrimary(live.primary, desired.primary, {})
+  if (primary) {
+    const pipe = ({ id, rx, tx }: Pipe) => `pipe:${id} (rx ring:${rx}, tx ring:${tx})`
+    const lines = forwarderLines(primary.live, primary.want)
+    lines.push(...setLines(primary.livePipes.map(pipe), primary.pipes.map(pipe)))
+    section('primary', lines)
   }
   for (const [id, wanted] of Object.entries(desired.vfs ?? {})) {
     const state = live.vfs[id]
@@ -41,15 +51,19 @@ export function renderDiff(live: TopologyDocument, desired: DesiredDocument): st
   for (const [id, wanted] of Object.entries(desired.nfvs ?? {})) {
     const state = live.nfvs[id]
     if (!isReadable<NfvInfo>(state)) continue
-    const want = wantedNfv(id, state, wanted, {})
-    const lines = state.status === want.status ? [] : [`~ status ${state.status} -> ${want.status}`]
-    const port = (p: string) => `port ${p}`
-    lines.push(...setLines(state.ports.map(port), want.ports.map(port)))
-    const patch = ({ src, dst }: { src: string; dst: string }) => `patch ${src} -> ${dst}`
-    lines.push(...setLines(state.patches.map(patch), want.patches.map(patch)))
-    section(`nfv ${id}`, lines)
+    section(`nfv ${id}`, forwarderLines(state, wantedNfv(id, state, wanted, {})))
   }
   return out
+}
+
+/** An nfv's or the primary's forwarder: its status, ports and patches. */
+function forwarderLines(live: ForwarderState, want: ForwarderWant): string[] {
+  const lines = live.status === want.status ? [] : [`~ status ${live.status} -> ${want.status}`]
+  const port = (p: string) => `port ${p}`
+  lines.push(...setLines(live.ports.map(port), want.ports.map(port)))
+  const patch = ({ src, dst }: { src: string; dst: string }) => `patch ${src} -> ${dst}`
+  lines.push(...setLines(live.patches.map(patch), want.patches.map(patch)))
+  return lines
 }
 
 /** `- x` for what goes, `+ x` for what comes. */
