@@ -59,6 +59,8 @@ export function wantedPrimary(
     const at = `primary.pipes[${i}]`
     if (pipes.findIndex((p) => p.id === pipe.id) !== i)
       throw new Refused(`${at}.id`, `${portOf(pipe)} is listed twice`)
+    if (listed && !listed.includes(portOf(pipe)))
+      throw new Refused(at, `${portOf(pipe)} is not in ${FIELD}.ports`)
     if (kept(pipe)) return
     const lacking = lacks('pipe')
     if (lacking !== undefined) throw new Refused(at, lacking)
@@ -68,8 +70,6 @@ export function wantedPrimary(
           `${at}.${dir}`,
           `the primary has no ring:${pipe[dir]} for ${portOf(pipe)}`,
         )
-    if (listed && !listed.includes(portOf(pipe)))
-      throw new Refused(at, `${portOf(pipe)} is not in ${FIELD}.ports`)
   })
   const pipePorts = pipes.map(portOf)
   listed?.forEach((port, i) => {
