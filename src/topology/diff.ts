@@ -19,10 +19,13 @@ export function renderDiff(live: TopologyDocument, desired: DesiredDocument): st
   }
   const primary = plansPrimary(desired.primary) && wantedPrimary(live.primary, desired.primary, {})
   if (primary) {
-    const pipe = ({ id, rx, tx }: Pipe) => `pipe:${id} (rx ring:${rx}, tx ring:${tx})`
-    const lines = forwarderLines(primary.live, primary.want)
-    lines.push(...setLines(primary.livePipes.map(pipe), primary.pipes.map(pipe)))
-    section('primary', lines)
+    // A pipe is shown with its rings: one over other rings goes and comes.
+    const withRings = (pipes: Pipe[]) => (port: string) => {
+      const pipe = pipes.find(({ id }) => port === `pipe:${id}`)
+      return pipe ? `${port} (rx ring:${pipe.rx}, tx ring:${pipe.tx})` : port
+    }
+    const { live: was, want, livePipes, pipes } = primary
+    section('primary', forwarderLines(was, want, withRings(livePipes), withRings(pipes)))
   }
   for (const [id, wanted] of Object.entries(desired.vfs ?? {})) {
     const state = live.vfs[id]
@@ -56,11 +59,16 @@ export function renderDiff(live: TopologyDocument, desired: DesiredDocument): st
   return out
 }
 
-/** An nfv's or the primary's forwarder: its status, ports and patches. */
-function forwarderLines(live: ForwarderState, want: ForwarderWant): string[] {
+/** An nfv's or the primary's forwarder: its status, ports (named as given) and patches. */
+function forwarderLines(
+  live: ForwarderState,
+  want: ForwarderWant,
+  wasNamed = (port: string) => port,
+  named = wasNamed,
+): string[] {
   const lines = live.status === want.status ? [] : [`~ status ${live.status} -> ${want.status}`]
-  const port = (p: string) => `port ${p}`
-  lines.push(...setLines(live.ports.map(port), want.ports.map(port)))
+  const port = (name: (port: string) => string) => (p: string) => `port ${name(p)}`
+  lines.push(...setLines(live.ports.map(port(wasNamed)), want.ports.map(port(named))))
   const patch = ({ src, dst }: { src: string; dst: string }) => `patch ${src} -> ${dst}`
   lines.push(...setLines(live.patches.map(patch), want.patches.map(patch)))
   return lines
