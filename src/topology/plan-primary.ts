@@ -45,7 +45,8 @@ export function wantedPrimary(
   }
   if (!forwarder) {
     const why = has('primaryRoutes')
-      ? "the primary's status shows no forwarder: its thread does not run (SPP runs it with two lcores or more, without --disp-stats)"
+      ? "the primary's status shows no forwarder: its thread does not run " +
+        '(SPP runs it with two lcores or more, without --disp-stats)'
       : `the primary is SPP ${release}: it has no forwarder, ports or patches (SPP 18.08.2 and later)`
     if (wanted.forwarder) throw new Refused(FIELD, why)
     if (wanted.pipes && !samePipes(wanted.pipes, livePipes)) throw new Refused('primary.pipes', why)
