@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util'
 import { parse, stringify } from 'yaml'
 import { bearerHeader, TOKEN_HELP } from '../cli-token.ts'
 import { configurationOf } from './configuration.ts'
-import type { DesiredDocument } from './document.ts'
+import { parseDesired, type DesiredDocument } from './document.ts'
 import { renderDiff } from './diff.ts'
 import { showProgress, type Io } from './progress.ts'
 import type { Plan } from './plan.ts'
@@ -64,7 +64,8 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
     const { body: live } = await request<TopologyDocument>('GET', '/v1/topology')
     const planned = await request<Plan>('POST', '/v1/topology/plan', desired)
     const { steps } = planned.body
-    io.stdout.write(describePlan(live, desired as DesiredDocument, planned.body))
+    // the controller took the document: parsed here as it parsed it (a primary's running -> Running)
+    io.stdout.write(describePlan(live, parseDesired(desired), planned.body))
     if (command === 'plan') return steps.length > 0 && values['detailed-exitcode'] ? 2 : 0
     if (steps.length === 0) return 0
     return await showProgress(io, planned.body, (id, signal) =>
