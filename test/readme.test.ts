@@ -138,9 +138,16 @@ test('the reference shows a curl example for every endpoint, and each answers as
       /curl -sN http:\/\/localhost:7777\/v1\/events/,
       'the event stream is shown (it never ends, so it is not run here)',
     )
+    // The journal needs a state directory (a harness has none: 404): shown, quoted, not run.
+    assert.match(
+      DOCS.join('\n'),
+      /curl -s 'http:\/\/localhost:7777\/v1\/journal\?/,
+      'the journal is shown',
+    )
     assert.ok(routes.has('GET /openapi.json') && routes.has('GET /metrics'))
     for (const route of routes)
-      if (route !== 'GET /v1/events') assert.ok(shown.has(route), `no example for ${route}`)
+      if (route !== 'GET /v1/events' && route !== 'GET /v1/journal')
+        assert.ok(shown.has(route), `no example for ${route}`)
   }))
 
 test.run()

@@ -16,7 +16,7 @@ import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
 import { requestIdSource } from './request-id.ts'
-import { mount, type EventStreamOptions } from './route.ts'
+import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
 
@@ -33,6 +33,8 @@ export type AppOptions = {
   sysfsCpu?: string
   /** Who may do what (--auth-file, --allow-read-anonymous); without clients, anyone may. */
   access?: Omit<AuthenticateOptions, 'publicPaths'>
+  /** The change journal GET /v1/journal reads (the store); without it, that answers 404. */
+  journal?: JournalSource
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -75,7 +77,8 @@ export function createApp(options: AppOptions) {
     }
   })
   // The page, the docs and the API's description carry no data: a browser loads them without a token.
-  app.use(authenticate({ ...options.access, publicPaths: [...UI_PATHS, '/openapi.json'] }))
+  const publicPaths = [...UI_PATHS, '/openapi.json']
+  app.use(authenticate({ ...options.access, publicPaths, onRefused: metrics.observeAuthRefused }))
   app.use(
     methodNotAllowed({
       app,
@@ -97,6 +100,7 @@ export function createApp(options: AppOptions) {
     events,
     present: presenters(nfvStatus),
     applier,
+    journal: options.journal,
     sysfsCpu: options.sysfsCpu ?? '/sys/devices/system/cpu',
     openApiJson: openApiJson(),
   }
