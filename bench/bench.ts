@@ -1,151 +1,105 @@
-// Throughput, latency and memory of spp-ctl as shipped (compiled), against its baselines in the
-// same run: a minimal hono app and a bare node:http server answering the same bytes, and the raw
-// round trip of the simulated nfv with no controller in between. Not part of `npm test`.
-// Usage: npm run bench -- [--seconds 5] [--quick] [--profile]   (writes bench-results/bench-*.json)
-import { mkdirSync, writeFileSync } from 'node:fs'
+// What a request costs the host: spp-ctl as shipped (compiled) against its baselines in the same
+// run (a minimal hono app and a bare node:http server answering the same bytes, and the simulated
+// nfv's raw round trip), with each server's CPU time per request read from /proc. Not part of
+// `npm test`. Usage:
+//   npm run bench -- [--seconds 5] [--quick] [--profile] [--case http|apply|logger|profile ...]
+//                    [--repeat 1] [--generator wrk|autocannon] [--top 10]
+// `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
+// vf's real poll; `logger` compares --log-level info with warn; `profile` (or --profile) profiles
+// each case with node --cpu-prof and --trace-gc. Writes bench-results/bench-*.json (and profiles).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
-import { startChild, stopChild } from './lib/children.ts'
-import { freePort, startControllerProcess } from './lib/controller-process.ts'
-import { load, type Figures, type Load } from './lib/load.ts'
-import { rawRoundTrips } from './lib/raw-roundtrip.ts'
-import { report, type Results } from './lib/report.ts'
-import { measureStartup } from './lib/startup.ts'
+import { applyCase, applyReport } from './lib/apply-case.ts'
+import { CONNECTIONS } from './lib/cases.ts'
+import { httpCase } from './lib/http-case.ts'
+import { chooseGenerator, type Figures } from './lib/load.ts'
+import { profilePass, profileReport } from './lib/profile-pass.ts'
+import { httpReport } from './lib/report.ts'
+import { compareFlags, variantTable } from './lib/variants.ts'
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string' },
     quick: { type: 'boolean', default: false }, // 1 s per figure, fewer start-ups and steps
     profile: { type: 'boolean', default: false },
+    case: { type: 'string', multiple: true },
+    generator: { type: 'string' },
+    top: { type: 'string', default: '10' }, // frames per table of a profile
+    repeat: { type: 'string', default: '1' }, // rounds of the http cases; each figure their median
   },
 })
+const cases = new Set(values.case ?? ['http'])
+if (values.profile) cases.add('profile')
+const unknown = [...cases].filter((c) => !['http', 'apply', 'logger', 'profile'].includes(c))
+if (unknown.length > 0) throw new Error(`unknown case: ${unknown.join(', ')}`)
 const quick = values.quick
 const seconds = Number(values.seconds ?? (quick ? 1 : 5))
-const CONNECTIONS = 64
 const out = new URL('../bench-results/', import.meta.url).pathname
 mkdirSync(out, { recursive: true })
 const log = (line: string) => process.stderr.write(`${line}\n`)
+const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 
-// Start-up first, on a quiet machine: each start is a fresh process of the shipped command.
-const startup = {
-  compiled: await measureStartup('compiled', quick ? 3 : 7),
-  ...(quick ? {} : { tsx: await measureStartup('tsx', 3) }),
-}
-log(`start-up: ${startup.compiled.listeningMs} ms, ${startup.compiled.idleRssMiB.toFixed(1)} MiB`)
-const raw = await rawRoundTrips(seconds)
-log(`raw nfv round trip: ${raw.rps}/s`)
-
-const controller = await startControllerProcess(
-  [],
-  values.profile ? ['--cpu-prof', `--cpu-prof-dir=${out}`] : [],
-  { countLogs: false },
-)
-const api = `http://127.0.0.1:${controller.apiPort}`
-const sims = (args: string[]) =>
-  startChild(
-    'bin/spp-sim.js',
-    ['-p', String(controller.primaryPort), '-s', String(controller.secondaryPort)].concat([
-      '--poll-ms',
-      '0',
-      ...args,
-    ]),
-    /connected/,
-    'stderr',
-  )
-const processesUp = async (count: number) => {
-  for (let i = 0; i < 600; i++) {
-    const listed = (await fetch(`${api}/v1/processes`).then((r) => r.json())) as unknown[]
-    if (listed.length >= count) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`fewer than ${count} processes registered`)
-}
-const children = [await sims(['--primary', '--nfv', '1', '--vf', '2', '--mirror', '3'])]
-await processesUp(4)
-
-const LOADS: Record<string, Load> = {
-  'GET /v1/processes': { method: 'GET', path: '/v1/processes' },
-  'GET /v1/nfvs/1': { method: 'GET', path: '/v1/nfvs/1' },
-  'GET /v1/vfs/2': { method: 'GET', path: '/v1/vfs/2' },
-  'PUT /v1/nfvs/1/patches': {
-    method: 'PUT',
-    path: '/v1/nfvs/1/patches',
-    body: JSON.stringify({ src: 'phy:0', dst: 'phy:1' }),
-  },
-}
-
-// The baselines answer exactly what the controller answers.
-const responses: Record<string, string> = {}
-for (const { method, path, body } of Object.values(LOADS)) {
-  const r = await fetch(api + path, { method, body })
-  responses[`${method} ${path}`] = r.status === 204 ? '' : await r.text()
-}
-writeFileSync(`${out}responses.json`, JSON.stringify(responses))
-const baseline = async (script: string) => {
-  const port = await freePort()
-  const child = await startChild(script, [String(port), `${out}responses.json`], /listening/)
-  return { child, url: `http://127.0.0.1:${port}` }
-}
-const hono = await baseline('bench/hono-server.ts')
-const bare = await baseline('bench/bare-server.ts')
-
-const measure = async (url: string, target: Load | Load[]) => {
-  await load(url, target, CONNECTIONS, 1) // warm-up
-  return load(url, target, CONNECTIONS, seconds)
-}
-const endpoints: Results['endpoints'] = []
-for (const [endpoint, target] of Object.entries(LOADS)) {
-  const cpuBefore = controller.cpuSeconds()
-  const ours = await measure(api, target)
-  ours.cpu = Math.round((100 * (controller.cpuSeconds() - cpuBefore)) / (seconds + 1)) // % of one core
-  const row = { endpoint, controller: ours, hono: await measure(hono.url, target) }
-  endpoints.push({ ...row, bare: await measure(bare.url, target) })
-  log(`${endpoint} x${CONNECTIONS}: ${ours.rps}/s, hono ${row.hono.rps}/s`)
-}
-const peakRssMiB = controller.peakRssMiB()
-await stopChild(hono.child)
-await stopChild(bare.child)
-
-// How cost grows with connected processes: one of them polled, then all of them in turn.
-const scaling: Results['scaling'] = []
-let connected = 1
-for (const processes of quick ? [1, 128] : [1, 16, 128]) {
-  if (processes > connected) {
-    const ids = Array.from({ length: processes - connected }, (_, i) => 100 + connected + i)
-    children.push(await sims(ids.flatMap((id) => ['--nfv', String(id)])))
-    connected = processes
-    await processesUp(3 + processes)
-  }
-  const ids = [1, ...Array.from({ length: processes - 1 }, (_, i) => 101 + i)]
-  const all = ids.map((id): Load => ({ method: 'GET', path: `/v1/nfvs/${id}` }))
-  const one = await measure(api, LOADS['GET /v1/nfvs/1']!)
-  const every = await load(api, all, CONNECTIONS, seconds)
-  scaling.push({ processes, one, all: every, rssMiB: controller.rssMiB() })
-  log(`${processes} processes: ${one.rps}/s, ${every.rps}/s over all`)
-}
-const finalPeakRssMiB = controller.peakRssMiB()
-for (const child of children) await stopChild(child)
-await controller.stop()
-
-const results: Results = {
+const generator = chooseGenerator(values.generator)
+const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   machine: { nproc: availableParallelism(), cpu: cpus()[0]?.model ?? '?', node: process.version },
+  generator: generator.name,
   seconds,
-  connections: CONNECTIONS,
-  startup,
-  endpoints,
-  raw,
-  peakRssMiB,
-  scaling,
-  finalPeakRssMiB,
+  quick,
+  loadavgBefore: loadavg(),
 }
-const failed = [
-  ...endpoints.flatMap((e) => [e.controller, e.hono, e.bare]),
-  ...scaling.flatMap((s) => [s.one, s.all]),
-].filter((f: Figures) => f.errors + f.non2xx > 0).length
-process.stdout.write(`${report(results)}\n`)
-if (failed > 0)
-  process.stdout.write(`\n${failed} figures had errors or non-2xx answers: see the JSON.\n`)
+log(`load generator: ${generator.name}; load average ${loadavg()}`)
+const loads = ['http', 'logger', 'profile'].some((c) => cases.has(c))
+const sections = [
+  `${results.date as string}: ${availableParallelism()} × ${cpus()[0]?.model}, node ${process.version}; ` +
+    (loads
+      ? `load generated by ${generator.name === 'wrk' ? 'wrk (one thread)' : 'autocannon (in the bench process)'}; ` +
+        `${seconds} s per figure after 1 s of warm-up` +
+        (Number(values.repeat) > 1 ? `, each the median of ${values.repeat} rounds` : '') +
+        '; '
+      : '') +
+    `controller compiled (bin/spp-ctl.js), default flags, logs at info into a pipe; ` +
+    `load average before: ${loadavg()}`,
+]
+const failures: Figures[] = []
+
+if (cases.has('http')) {
+  const http = await httpCase(generator, { seconds, quick, repeat: Number(values.repeat) }, log)
+  results.http = http
+  sections.push(httpReport(http))
+  failures.push(...http.rows.flatMap((r) => [r.controller, r.hono, r.bare]))
+  failures.push(...http.scaling.flatMap((s) => [s.one, s.all]))
+}
+if (cases.has('logger')) {
+  const variants = ['info', 'warn'].map((level) => ({
+    name: `--log-level ${level}`,
+    flags: ['--log-level', level],
+  }))
+  const endpoints = ['GET /v1/processes', 'GET /v1/nfvs/1', 'PUT /v1/nfvs/1/patches'] as const
+  const options = { seconds, repeat: Number(values.repeat) }
+  const rows = await compareFlags(generator, options, variants, [...endpoints], CONNECTIONS, log)
+  results.logger = rows
+  sections.push(`The logger's cost, the same cases at info and at warn:\n\n${variantTable(rows)}`)
+  failures.push(...rows.map((r) => r.figures))
+}
+if (cases.has('apply')) {
+  const apply = await applyCase(log)
+  results.apply = apply
+  sections.push(applyReport(apply))
+}
+if (cases.has('profile')) {
+  const { file, cases: profiled } = await profilePass(generator, seconds, out, log)
+  results.profile = { file, cases: profiled.map(({ summary: _, ...rest }) => rest) }
+  sections.push(`Profiles (${file}):\n\n${profileReport(profiled, Number(values.top))}`)
+  failures.push(...profiled.map((c) => c.figures))
+}
+
+results.loadavgAfter = loadavg()
+sections.push(`Load average after: ${loadavg()}.`)
+const failed = failures.filter((f) => f.errors + f.non2xx > 0).length
+if (failed > 0) sections.push(`${failed} figures had errors or non-2xx answers: see the JSON.`)
+process.stdout.write(`${sections.join('\n\n')}\n`)
 const file = `${out}bench-${Date.now()}.json`
-writeFileSync(file, JSON.stringify({ ...results, quick }, null, 2))
+writeFileSync(file, JSON.stringify(results, null, 2))
 process.stdout.write(`\nwritten to ${file}\n`)

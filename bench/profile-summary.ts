@@ -1,74 +1,53 @@
-// Summarises a V8 .cpuprofile (node --cpu-prof): where the time goes, by function and by package.
-// Usage: tsx bench/profile-summary.ts FILE.cpuprofile [TOP]
-import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+// Summarises a V8 .cpuprofile (node --cpu-prof): idle and GC shares, self time by module and by
+// function, total time by function; of the whole profile or of one window of it.
+// Usage: tsx bench/profile-summary.ts FILE.cpuprofile [--top 25] [--from US] [--to US]
+//   (--from/--to: µs of the monotonic clock, as the windows bench/ writes next to its profiles)
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { GROUPS } from './lib/profile-groups.ts'
+import { ranked, summarise, type CpuProfile, type Summary } from './lib/profile.ts'
 
-type Node = {
-  id: number
-  callFrame: { functionName: string; url: string; lineNumber: number }
-  children?: number[]
+/** The summary as text: shares of busy time (idle is a share of the window). */
+export function describe(s: Summary, top: number): string {
+  const busy = s.sampledUs - s.idleUs
+  const pct = (us: number, of: number) => `${((100 * us) / Math.max(1, of)).toFixed(1)}%`
+  const table = (title: string, map: Map<string, number>) => [
+    '',
+    title,
+    ...ranked(s, map, top).map(
+      ({ name, share }) => `${(100 * share).toFixed(1).padStart(5)}%  ${name}`,
+    ),
+  ]
+  return [
+    "issue 21's candidates (bench/lib/profile-groups.ts; they overlap), share of busy time",
+    ...[...s.byGroup].map(([name, us]) => `${pct(us, busy).padStart(6)}  ${name}`),
+    '',
+    `${(s.sampledUs / 1e6).toFixed(2)} s sampled: idle ${pct(s.idleUs, s.sampledUs)}; ` +
+      `of the busy ${(busy / 1e6).toFixed(2)} s: GC ${pct(s.gcUs, busy)}, ` +
+      `(program) ${pct(s.programUs, busy)}`,
+    ...table('self time by module (share of busy time)', s.selfByModule),
+    ...table('self time by function', s.selfByFunction),
+    ...table('total time by module (callees included)', s.totalByModule),
+    ...table('total time by function (callees included)', s.totalByFunction),
+    ...table(
+      'self time charged to the nearest caller of ours or of a package, by module',
+      s.selfByCallerModule,
+    ),
+    ...table('the same by function', s.selfByCaller),
+  ].join('\n')
 }
-const [file, top = '25'] = process.argv.slice(2)
-const profile = JSON.parse(readFileSync(file!, 'utf8')) as {
-  nodes: Node[]
-  samples: number[]
-  timeDeltas: number[]
-}
-const byId = new Map(profile.nodes.map((n) => [n.id, n]))
-const self = new Map<number, number>()
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
-const total = [...self.values()].reduce((a, b) => a + b, 0)
 
-// In the bundle (dist/*.js) esbuild opens each module with a `// path` comment line: a sampled
-// line is attributed to the module whose comment comes last before it.
-const markers = new Map<string, { line: number; path: string }[]>()
-const bundled = (url: string, line: number) => {
-  if (!/\/dist\/[^/]+\.js$/.test(url)) return url
-  if (!markers.has(url)) {
-    const file = url.startsWith('file:') ? fileURLToPath(url) : url
-    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : []
-    markers.set(
-      url,
-      lines.flatMap((text, i) => {
-        const path = /^\/\/ ((?:src|node_modules)\/\S+)$/.exec(text)?.[1]
-        return path ? [{ line: i, path: `/${path}` }] : []
-      }),
-    )
-  }
-  return (
-    markers
-      .get(url)!
-      .filter((m) => m.line <= line)
-      .at(-1)?.path ?? url
+if (import.meta.url === pathToFileURL(resolve(process.argv[1] ?? '')).href) {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { top: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+  })
+  const profile = JSON.parse(readFileSync(positionals[0]!, 'utf8')) as CpuProfile
+  const from = values.from === undefined ? -Infinity : Number(values.from)
+  const to = values.to === undefined ? Infinity : Number(values.to)
+  process.stdout.write(
+    `${describe(summarise(profile, from, to, GROUPS), Number(values.top ?? 25))}\n`,
   )
 }
-
-const where = (bundleUrl: string, line: number) => {
-  const url = bundled(bundleUrl, line)
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1]
-  if (pkg) return pkg
-  if (url.includes('/src/')) return `spp-ctl ${url.slice(url.indexOf('/src/') + 1)}`
-  return url.startsWith('node:')
-    ? url
-    : url === ''
-      ? '(native/gc)'
-      : url.split('/').slice(-2).join('/')
-}
-const add = (map: Map<string, number>, key: string, us: number) =>
-  map.set(key, (map.get(key) ?? 0) + us)
-const functions = new Map<string, number>()
-const packages = new Map<string, number>()
-for (const [id, us] of self) {
-  const { functionName, url, lineNumber } = byId.get(id)!.callFrame
-  const place = where(url, lineNumber)
-  add(functions, `${functionName || '(anonymous)'} ${place}:${lineNumber + 1}`, us)
-  add(packages, place, us)
-}
-const show = (title: string, map: Map<string, number>) => {
-  process.stdout.write(`\n${title}\n`)
-  for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(top)))
-    process.stdout.write(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${key}\n`)
-}
-process.stdout.write(`${(total / 1e6).toFixed(1)} s of samples\n`)
-show('self time by package or file', packages)
-show('self time by function', functions)

@@ -9,6 +9,7 @@ export function usage(budget: ReturnType<typeof fdBudget>, limit: number | undef
   return `Usage: spp-ctl [options]
        spp-ctl topology get|plan|apply|desired [-f FILE] [--url URL] (spp-ctl topology --help)
        spp-ctl fleet ls|get|plan|apply|serve [--etcd URL]      (spp-ctl fleet --help)
+       spp-ctl journal [--follow] [--process vf:2] [--url URL] (spp-ctl journal --help)
        spp-ctl auth add NAME --scope read|write [--auth-file FILE] (spp-ctl auth --help)
 
 Controller for SPP processes: listens for spp_primary and the secondaries

@@ -1,4 +1,4 @@
-// spp-ctl: flags, start-up, signals and exit statuses (and the `topology` and `auth` commands).
+// spp-ctl: flags, start-up, signals and exit statuses (and the topology, fleet, journal and auth commands).
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -17,6 +17,8 @@ if (process.argv[2] === 'topology')
   process.exit(await (await import('./topology/cli.ts')).runTopology(process.argv.slice(3)))
 if (process.argv[2] === 'fleet')
   process.exit(await (await import('./fleet/cli.ts')).runFleet(process.argv.slice(3)))
+if (process.argv[2] === 'journal')
+  process.exit(await (await import('./journal-cli.ts')).runJournal(process.argv.slice(3)))
 if (process.argv[2] === 'auth')
   process.exit((await import('./auth/auth-cli.ts')).runAuth(process.argv.slice(3)))
 

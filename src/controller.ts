@@ -68,7 +68,7 @@ export async function startController(options: ControllerOptions) {
   if (limit !== undefined && fdsNeeded(maxApiConnections, options.maxUnidentified) > limit)
     log.warn(
       { limit, maxApiConnections, maxUnidentified: options.maxUnidentified },
-      'the open-files limit is below what these connection limits may need (see README, Security)',
+      'the open-files limit is below what these connection limits may need (see docs/security.md)',
     )
   const guard = connectionGuard({
     maxConnections: maxApiConnections,
@@ -114,7 +114,7 @@ export async function startController(options: ControllerOptions) {
   if (!options.clients && !host.startsWith('127.'))
     log.warn(
       { host, apiPort },
-      'the REST API is open to anyone who reaches this address: no --auth-file (see README, Security)',
+      'the REST API is open to anyone who reaches this address: no --auth-file (see docs/security.md)',
     )
 
   return {

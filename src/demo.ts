@@ -116,5 +116,5 @@ Try:
   curl -s ${api}/v1/mirrors/3
   curl -s ${api}/v1/primary/status
 
-Every endpoint is in README.md. Ctrl-C stops everything.
+Every endpoint is in docs/rest-api.md. Ctrl-C stops everything.
 `)

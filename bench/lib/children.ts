@@ -5,14 +5,19 @@ import { createInterface } from 'node:readline'
 
 const TSX = new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname
 
-/** Runs a script of the repository (`.js`: plain node, `.ts`: tsx); resolves once it prints a line matching `ready`. */
+/**
+ * Runs a script of the repository, or one at an absolute path (`.ts`: through tsx, otherwise plain
+ * node); resolves once it prints a line matching `ready`.
+ */
 export async function startChild(
   script: string,
   args: string[],
   ready: RegExp,
   stream: 'stdout' | 'stderr' = 'stdout',
 ): Promise<ChildProcess> {
-  const path = new URL(`../../${script}`, import.meta.url).pathname
+  const path = script.startsWith('/')
+    ? script
+    : new URL(`../../${script}`, import.meta.url).pathname
   const child = spawn(process.execPath, [...(script.endsWith('.ts') ? [TSX] : []), path, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,12 +1,13 @@
 // The controller as a child process of a benchmark, with its ports, memory and CPU time.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
+import { cpuSeconds, memoryMiB } from './proc.ts'
 
 export type ControllerProcess = {
   child: ChildProcess
+  pid: number
   primaryPort: number
   secondaryPort: number
   apiPort: number
@@ -33,12 +34,16 @@ const LEVELS: Record<number, string> = {
 /**
  * Runs `spp-ctl` as shipped (bin/, compiled) as its own process on ephemeral loopback ports, so
  * its memory is its own. `countLogs: false` only drains its log lines (no parsing in this process,
- * which shares the cores with the load generator).
+ * which shares the cores with the load generator); `stdout: 'pipe'` leaves its standard output
+ * (where `node --trace-gc` writes) to the caller to read.
  */
 export async function startControllerProcess(
   extraArgs: string[] = [],
   nodeArgs: string[] = [],
-  { countLogs = true } = {},
+  {
+    countLogs = true,
+    stdout = 'inherit',
+  }: { countLogs?: boolean; stdout?: 'inherit' | 'pipe' } = {},
 ): Promise<ControllerProcess> {
   const cli = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
   const [primaryPort, secondaryPort, apiPort] = [
@@ -58,12 +63,13 @@ export async function startControllerProcess(
     ...extraArgs,
   ]
   const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {
-    stdio: ['ignore', 'inherit', 'pipe'],
+    stdio: ['ignore', stdout, 'pipe'],
   })
   const logLevels = new Map<string, number>()
-  if (!countLogs) child.stderr.resume()
+  const stderr = child.stderr!
+  if (!countLogs) stderr.resume()
   else
-    createInterface({ input: child.stderr }).on('line', (line) => {
+    createInterface({ input: stderr }).on('line', (line) => {
       let entry: { level?: number }
       try {
         entry = JSON.parse(line) as { level?: number }
@@ -75,26 +81,16 @@ export async function startControllerProcess(
       logLevels.set(level, (logLevels.get(level) ?? 0) + 1)
     })
   await untilListening(apiPort, child)
-  const status = (field: string) =>
-    Number(
-      /(\d+) kB/.exec(
-        readFileSync(`/proc/${child.pid}/status`, 'utf8')
-          .split('\n')
-          .find((l) => l.startsWith(field)) ?? '',
-      )?.[1] ?? NaN,
-    ) / 1024
+  const pid = child.pid!
   return {
     child,
+    pid,
     primaryPort,
     secondaryPort,
     apiPort,
-    rssMiB: () => status('VmRSS'),
-    peakRssMiB: () => status('VmHWM'),
-    cpuSeconds: () => {
-      // /proc/PID/stat: fields 14 and 15 (after the parenthesised command) are utime and stime in ticks of 1/100 s.
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      return (Number(fields[11]) + Number(fields[12])) / 100
-    },
+    rssMiB: () => memoryMiB(pid, 'VmRSS'),
+    peakRssMiB: () => memoryMiB(pid, 'VmHWM'),
+    cpuSeconds: () => cpuSeconds(pid),
     logLevels,
     async stop() {
       child.kill('SIGTERM')

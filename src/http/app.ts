@@ -20,7 +20,7 @@ import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
 import { recordChanges } from './record-changes.ts'
 import { requestIdSource } from './request-id.ts'
-import { mount, type EventStreamOptions } from './route.ts'
+import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
 
@@ -39,6 +39,8 @@ export type AppOptions = {
   access?: Omit<AuthenticateOptions, 'publicPaths'>
   /** The state directory's store (none with --state-dir none), --restore, and restores counted. */
   remember?: { store: Store; mode: RestoreMode; onRestore: (outcome: RestoreOutcome) => void }
+  /** The change journal GET /v1/journal reads (the store); without it, that answers 404. */
+  journal?: JournalSource
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -81,7 +83,8 @@ export function createApp(options: AppOptions) {
     }
   })
   // The page, the docs and the API's description carry no data: a browser loads them without a token.
-  app.use(authenticate({ ...options.access, publicPaths: [...UI_PATHS, '/openapi.json'] }))
+  const publicPaths = [...UI_PATHS, '/openapi.json']
+  app.use(authenticate({ ...options.access, publicPaths, onRefused: metrics.observeAuthRefused }))
   app.use(
     methodNotAllowed({
       app,
@@ -124,6 +127,7 @@ export function createApp(options: AppOptions) {
     events,
     present: presenters(nfvStatus),
     applier,
+    journal: options.journal ?? remember?.store,
     sysfsCpu: options.sysfsCpu ?? '/sys/devices/system/cpu',
     openApiJson: openApiJson(),
   }

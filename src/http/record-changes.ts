@@ -4,6 +4,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { ProcessDescription } from '../actors/describe.ts'
 import type { ProcessHandle } from '../actors/process-handle.ts'
 import { ControllerError } from '../errors.ts'
+import { statusOf } from '../protocol/kinds/status.ts'
 import type { Memory, ChangeRecord } from '../topology/memory.ts'
 import { NOT_SENT } from '../topology/memory.ts'
 import { processName, type ProcessRef } from '../topology/process-config.ts'
@@ -84,6 +85,9 @@ export function recording(c: Context, handle: ProcessHandle, memory: Memory): Pr
       }
       try {
         const value = await handle.ask(command)
+        // A 2020 primary's view does not follow its forwarder's changes (their effect is only the
+        // command): one status read brings it up to date before it is remembered.
+        if (change.kind === 'primary.changed') await handle.ask(statusOf('primary')).catch(() => {})
         view()
         record.sent.push({ process, line, change, outcome: 'ok', view })
         return value

@@ -3,6 +3,9 @@
 // /v1/topology/drift) is marked, with the steps that would bring it back and a Restore button.
 import { h } from './dom.js'
 import { SECTIONS } from './graph.js'
+import { read } from './read.js'
+import { askForToken } from './token-form.js'
+import { authorization } from './token-store.js'
 
 /** The events of drift and restores the page follows (a restore ends in restore.done/failed). */
 export const DRIFT_EVENTS = ['drift.detected', 'restore.done', 'restore.failed']
@@ -10,7 +13,6 @@ export const DRIFT_EVENTS = ['drift.detected', 'restore.done', 'restore.failed']
 const ALSO = new Set(['process.identified', 'process.disconnected'])
 
 /** @typedef {{ steps: { why: string }[] } | { refused: { field: string, reason: string } }} Report */
-/** @typedef {(path: string, init?: RequestInit) => Promise<Response>} Request */
 
 /** @param {Record<string, Record<string, Report>>} document @returns {Map<string, Report>} by `vf:2` */
 function reportsOf(document) {
@@ -25,12 +27,25 @@ function reportsOf(document) {
 const drifts = (report) => 'refused' in report || report.steps.length > 0
 
 /**
+ * POST /v1/topology/restore of one process, with this tab's token (asked for when refused).
+ * @param {string} id  `vf:2`
+ */
+async function askRestore(id) {
+  for (;;) {
+    const headers = authorization()
+    const body = JSON.stringify({ process: id })
+    const response = await fetch('/v1/topology/restore', { method: 'POST', headers, body })
+    if (response.status !== 401 && response.status !== 403) return response
+    await askForToken(response.status, await response.text(), headers.Authorization)
+  }
+}
+
+/**
  * The page's drift: `update()` reads it (one read at a time; asked meanwhile, once more after),
  * then calls `changed`; `mark(container)` marks the sections of the processes that drift.
- * @param {Request} request  how the page asks the controller
  * @param {() => void} changed
  */
-export function driftView(request, changed) {
+export function driftView(changed) {
   /** @type {Map<string, Report>} */
   let reports = new Map()
   /** @type {Map<string, string>} what the last Restore of a process answered, until it is in sync */
@@ -45,9 +60,10 @@ export function driftView(request, changed) {
     try {
       do {
         again = false
-        const response = await request('/v1/topology/drift')
-        // 404: this controller remembers nothing (--state-dir none): nothing drifts.
-        reports = response.ok ? reportsOf(await response.json()) : new Map()
+        const drift = /** @type {Record<string, any> | undefined} */ (
+          await read('/v1/topology/drift')
+        )
+        reports = drift && !('error' in drift) ? reportsOf(drift) : new Map()
         for (const id of results.keys())
           if (!drifts(reports.get(id) ?? { steps: [] })) results.delete(id)
         changed()
@@ -64,8 +80,7 @@ export function driftView(request, changed) {
     restoring.add(id)
     changed()
     try {
-      const body = JSON.stringify({ process: id })
-      const response = await request('/v1/topology/restore', { method: 'POST', body })
+      const response = await askRestore(id)
       const text = await response.text()
       results.set(id, response.ok ? 'Restored.' : `Restore failed (${response.status}): ${text}`)
     } catch (error) {
@@ -109,10 +124,8 @@ export function driftView(request, changed) {
       const id = section.getAttribute('data-process') ?? ''
       const report = reports.get(id)
       if (!report || !drifts(report)) continue
-      section.setAttribute(
-        'data-drift',
-        'refused' in report ? 'refused' : String(report.steps.length),
-      )
+      const mark = 'refused' in report ? 'refused' : String(report.steps.length)
+      section.setAttribute('data-drift', mark)
       section.append(block(id, report))
     }
   }

@@ -66,6 +66,14 @@ export const CONFIGURE: [string, string, object?][] = [
   attach('mirror', 3, 'mr1', 'vhost:4', 'tx'),
 ]
 
+/** A 2020 primary's forwarder (a ring, a pipe, a patch, Running): part of its configuration. */
+const PRIMARY_2020: [string, string, object][] = [
+  ['PUT', '/v1/primary/ports', { action: 'add', port: 'ring:3' }],
+  ['PUT', '/v1/primary/ports', { action: 'add', port: 'pipe:0', rx: 'ring:0', tx: 'ring:1' }],
+  ['PUT', '/v1/primary/patches', { src: 'phy:1', dst: 'ring:3' }],
+  ['PUT', '/v1/primary/forward', { action: 'start' }],
+]
+
 const get = async (h: Pick<Harness, 'api'>, path: string) => {
   const r = await h.api('GET', path)
   assert.is(r.status, 200, `${path}: ${r.text}`)
@@ -77,11 +85,16 @@ for (const era of ['18.11', '2020'] as const)
     withRemembering(
       era === '2020' ? [...ALL, { kind: 'pcap', clientId: 4 }] : ALL,
       async (h) => {
-        await configure(h, CONFIGURE)
+        await configure(h, era === '2020' ? [...PRIMARY_2020, ...CONFIGURE] : CONFIGURE)
         const paths = ['/v1/nfvs/1', '/v1/vfs/2', '/v1/mirrors/3']
         const before = await Promise.all(paths.map((p) => get(h, p)))
         const desired = (await get(h, '/v1/topology/desired')) as { vfs: object }
-        assert.equal(Object.keys(desired), ['nfvs', 'vfs', 'mirrors'])
+        assert.equal(Object.keys(desired), [
+          'nfvs',
+          'vfs',
+          'mirrors',
+          ...(era === '2020' ? ['primary'] : []),
+        ])
 
         const fresh = []
         for (const label of ['vf 2', 'nfv 1', 'mirror 3']) fresh.push(await h.restart(h.sim(label)))
@@ -93,7 +106,8 @@ for (const era of ['18.11', '2020'] as const)
         assert.equal(await get(h, '/v1/topology/desired'), desired)
         const drift = await get(h, '/v1/topology/drift')
         const none = { steps: [], summary: {} }
-        assert.equal(drift, { nfvs: { '1': none }, vfs: { '2': none }, mirrors: { '3': none } })
+        const all = { nfvs: { '1': none }, vfs: { '2': none }, mirrors: { '3': none } }
+        assert.equal(drift, era === '2020' ? { ...all, primary: none } : all)
 
         // The vf's restore, told step by step: started, each step done in order, done.
         const vf = h.events.seen.filter((e) => e.type.startsWith('restore.') && about(e, 'vf:2'))
@@ -108,13 +122,23 @@ for (const era of ['18.11', '2020'] as const)
           ],
         )
         assert.ok(vf.every((e) => e.data.restore === vf[0]!.data.restore))
-        // The primary has no configuration part to remember (a pcap neither): it comes back as it is.
-        assert.is(
-          ((await get(h, '/v1/topology/desired')) as { primary?: object }).primary,
-          undefined,
-        )
+        // An 18.11 primary has no configuration part to remember (a pcap neither): it comes back
+        // as it is. A 2020 primary's forwarder and pipes come back as they were.
+        type Primary = { forwarder?: unknown; pipes?: unknown }
+        const { primary } = (await get(h, '/v1/topology/desired')) as { primary?: Primary }
+        const shown = async () => {
+          const { forwarder, pipes } = (await get(h, '/v1/primary/status')) as Primary
+          return { forwarder, pipes }
+        }
+        const was = await shown()
         await h.restart(h.sim('primary'))
-        assert.equal(await get(h, '/v1/topology/drift'), drift)
+        if (era === '18.11') {
+          assert.is(primary, undefined)
+          return assert.equal(await get(h, '/v1/topology/drift'), drift)
+        }
+        assert.ok(primary?.forwarder, 'a 2020 primary is remembered')
+        await h.events.until((e) => e.type === 'restore.done' && about(e, 'primary'), 'primary')
+        assert.equal(await shown(), was)
       },
       { sim: { era } },
     ))

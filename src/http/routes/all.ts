@@ -2,6 +2,7 @@
 import type { Route } from '../route.ts'
 import { eventRoutes } from './events.ts'
 import { hostRoutes } from './host.ts'
+import { journalRoutes } from './journal.ts'
 import { mirrorRoutes } from './mirror.ts'
 import { nfvRoutes } from './nfv.ts'
 import { pageRoutes } from './pages.ts'
@@ -24,5 +25,6 @@ export const ROUTES: Route[] = [
   ...topologyRoutes,
   ...rememberRoutes,
   ...eventRoutes,
+  ...journalRoutes,
   ...pageRoutes,
 ]
