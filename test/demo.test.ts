@@ -2,7 +2,7 @@
 // sees it (JSON log lines on stderr); and the shipped bundle's pretty logs with no node_modules.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -70,6 +70,10 @@ test('on a pipe the demo’s logs are JSON lines on stderr, and its text alone i
     assert.ok(logs.some((l) => l.msg === 'process identified'))
     assert.is(logs.at(-1)?.msg, 'controller stopped')
     assert.not.match(stdout, /"level"|INFO/)
+    // A fresh temporary state directory, removed at exit.
+    const dir = /it remembers in (\S+spp-ctl-demo-\w+)\./.exec(stdout)?.[1]
+    assert.ok(dir, stdout)
+    assert.not.ok(existsSync(dir), `${dir} is left behind`)
   } finally {
     child.kill('SIGKILL')
   }
