@@ -11,24 +11,12 @@ import { buildDist } from './helpers/build.ts'
 const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
 test.before(buildDist)
 
+const NO_STATE = ['--state-dir', 'none']
+
 test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0', async () => {
   const child = spawn(
     process.execPath,
-    [
-      CLI,
-      '-b',
-      '127.0.0.1',
-      '-p',
-      '0',
-      '-s',
-      '0',
-      '-a',
-      '0',
-      '--state-dir',
-      'none',
-      '--log-level',
-      'info',
-    ],
+    [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-level', 'info', ...NO_STATE],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   )
   const sims: Awaited<ReturnType<typeof startSims>> = []

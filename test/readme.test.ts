@@ -109,56 +109,54 @@ test("the README's quick start answers as it says, on a fresh demo", () =>
 // The examples of Remembering and restoring need a controller that remembers.
 const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-readme-'))
 test.after(() => rmSync(stateDir, { recursive: true, force: true }))
+const remembering = (body: Parameters<typeof withHarness>[1]) =>
+  withHarness(DEMO, body, { stateDir })
 
 test('the reference shows a curl example for every endpoint, and each answers as shown', () =>
-  withHarness(
-    DEMO,
-    async (h) => {
-      assert.ok(examples.length >= 30, `${examples.length} examples`)
-      assert.ok(
-        examples.some((e) => e.era2020),
-        'the 2020 examples are marked',
-      )
-      await runAll(
-        h,
-        examples.filter((e) => !e.era2020),
-      )
-      await run2020(examples.filter((e) => e.era2020))
-      // API routes only: the pages and their files (/, /docs, /ui/*, /docs/*) are not API routes.
-      const routes = new Set(
-        h.controller.app.routes
-          .filter((r) => r.method !== 'ALL')
-          .filter((r) => /^\/(?:v1\/|metrics$|openapi\.json$)/.test(r.path))
-          .map((r) => `${r.method} ${r.path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')}`),
-      )
-      const shown = new Set(
-        examples.map(
-          ({ method, path }) =>
-            `${method} ${path
-              .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
-              .replace(/port_id\/\d+/, 'port_id/:port_id')
-              .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
-              .replace(/(components\/)[^/]+/, '$1:name')
-              .replace(/(desired\/)[a-z]+/, '$1:kind')}`,
-        ),
-      )
-      assert.match(
-        DOCS.join('\n'),
-        /curl -sN http:\/\/localhost:7777\/v1\/events/,
-        'the event stream is shown (it never ends, so it is not run here)',
-      )
-      // The journal needs a state directory (a harness has none: 404): shown, quoted, not run.
-      assert.match(
-        DOCS.join('\n'),
-        /curl -s 'http:\/\/localhost:7777\/v1\/journal\?/,
-        'the journal is shown',
-      )
-      assert.ok(routes.has('GET /openapi.json') && routes.has('GET /metrics'))
-      for (const route of routes)
-        if (route !== 'GET /v1/events' && route !== 'GET /v1/journal')
-          assert.ok(shown.has(route), `no example for ${route}`)
-    },
-    { stateDir },
-  ))
+  remembering(async (h) => {
+    assert.ok(examples.length >= 30, `${examples.length} examples`)
+    assert.ok(
+      examples.some((e) => e.era2020),
+      'the 2020 examples are marked',
+    )
+    await runAll(
+      h,
+      examples.filter((e) => !e.era2020),
+    )
+    await run2020(examples.filter((e) => e.era2020))
+    // API routes only: the pages and their files (/, /docs, /ui/*, /docs/*) are not API routes.
+    const routes = new Set(
+      h.controller.app.routes
+        .filter((r) => r.method !== 'ALL')
+        .filter((r) => /^\/(?:v1\/|metrics$|openapi\.json$)/.test(r.path))
+        .map((r) => `${r.method} ${r.path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')}`),
+    )
+    const shown = new Set(
+      examples.map(
+        ({ method, path }) =>
+          `${method} ${path
+            .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
+            .replace(/port_id\/\d+/, 'port_id/:port_id')
+            .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
+            .replace(/(components\/)[^/]+/, '$1:name')
+            .replace(/(desired\/)[a-z]+/, '$1:kind')}`,
+      ),
+    )
+    assert.match(
+      DOCS.join('\n'),
+      /curl -sN http:\/\/localhost:7777\/v1\/events/,
+      'the event stream is shown (it never ends, so it is not run here)',
+    )
+    // The journal needs a state directory (a harness has none: 404): shown, quoted, not run.
+    assert.match(
+      DOCS.join('\n'),
+      /curl -s 'http:\/\/localhost:7777\/v1\/journal\?/,
+      'the journal is shown',
+    )
+    assert.ok(routes.has('GET /openapi.json') && routes.has('GET /metrics'))
+    for (const route of routes)
+      if (route !== 'GET /v1/events' && route !== 'GET /v1/journal')
+        assert.ok(shown.has(route), `no example for ${route}`)
+  }))
 
 test.run()
