@@ -7,7 +7,7 @@ import { LOG_LEVELS } from './logger.ts'
 export function usage(budget: ReturnType<typeof fdBudget>, limit: number | undefined) {
   const limitText = limit === undefined ? 'no limit read' : `open-files limit ${limit}`
   return `Usage: spp-ctl [options]
-       spp-ctl topology get|plan|apply [-f FILE] [--url URL]   (spp-ctl topology --help)
+       spp-ctl topology get|plan|apply|desired [-f FILE] [--url URL] (spp-ctl topology --help)
        spp-ctl fleet ls|get|plan|apply|serve [--etcd URL]      (spp-ctl fleet --help)
        spp-ctl journal [--follow] [--process vf:2] [--url URL] (spp-ctl journal --help)
        spp-ctl auth add NAME --scope read|write [--auth-file FILE] (spp-ctl auth --help)
@@ -42,6 +42,13 @@ Options:
       --api-socket-group G    the socket's group (a name or a number)
       --allow-peers CIDRS     who may connect to the process ports: networks, comma-separated,
                               or any (default loopback and the bind address's network)
+      --state-dir DIR|none    where processes' configurations and the change journal are
+                              remembered (default $STATE_DIRECTORY, else
+                              $XDG_STATE_HOME/spp-ctl, else ~/.local/state/spp-ctl);
+                              none remembers nothing
+      --restore MODE          a process that comes back without its remembered configuration:
+                              on (restore it), report (drift.detected), off (default on)
+      --journal-keep DAYS     journal entries are kept this long (default 30)
       --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); on stderr
       --log-format FORMAT     json (one JSON object a line) or pretty (one readable line);
                               default pretty when stderr is a terminal, else json

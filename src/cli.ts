@@ -1,5 +1,6 @@
 // spp-ctl: flags, start-up, signals and exit statuses (and the topology, fleet, journal and auth commands).
 import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { parseArgs } from 'node:util'
 import { parseAllowedPeers } from './auth/allow-peers.ts'
 import { readClients } from './auth/clients.ts'
@@ -9,6 +10,8 @@ import { resolveGroup } from './http/api-socket.ts'
 import type { NfvStatusWords } from './http/present.ts'
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger.ts'
 import { usage } from './cli-help.ts'
+import { DEFAULT_JOURNAL_KEEP_DAYS } from './store/store.ts'
+import { resolveStateDir } from './store/state-dir.ts'
 
 if (process.argv[2] === 'topology')
   process.exit(await (await import('./topology/cli.ts')).runTopology(process.argv.slice(3)))
@@ -72,6 +75,9 @@ const parsed = (() => {
         'api-socket': { type: 'string' },
         'api-socket-group': { type: 'string' },
         'allow-peers': { type: 'string' },
+        'state-dir': { type: 'string' },
+        restore: { type: 'string' },
+        'journal-keep': { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -125,6 +131,7 @@ const INTEGERS = [
   ['event-buffer', 'eventBufferSize', DEFAULTS.eventBufferSize, 1, 1_000_000],
   ['max-pending-events', 'maxPendingEventsPerClient', DEFAULTS.maxPendingEventsPerClient, 1, 1e6],
   ['max-api-connections', 'maxApiConnections', budget.maxApiConnections, 1, 1_000_000],
+  ['journal-keep', 'journalKeepDays', DEFAULT_JOURNAL_KEEP_DAYS, 1, 36_500],
 ] as const
 const integers = Object.fromEntries(
   INTEGERS.map(([flag, key, fallback, min, max]) => [
@@ -148,6 +155,15 @@ if (apiSocketGroup !== undefined && !parsed['api-socket'])
   fail('--api-socket-group needs --api-socket')
 if (parsed['allow-read-anonymous'] && !parsed['auth-file'])
   fail('--allow-read-anonymous needs --auth-file (without it, everything is open)')
+const restore = parsed.restore ?? 'on'
+const restoreMode = (['on', 'report', 'off'] as const).find((mode) => mode === restore)
+if (!restoreMode) fail(`--restore must be on, report or off, got ${JSON.stringify(restore)}`)
+let stateDir: string | undefined
+try {
+  stateDir = resolveStateDir(parsed['state-dir'], process.env, homedir())
+} catch (error) {
+  fail((error as Error).message)
+}
 
 const controller = await startController({
   log,
@@ -158,6 +174,8 @@ const controller = await startController({
   allowReadAnonymous: parsed['allow-read-anonymous'] ?? false,
   apiSocket: flag('api-socket', (path) => ({ path, gid: apiSocketGroup })),
   allowPeers: flag('allow-peers', parseAllowedPeers),
+  stateDir,
+  restore: restoreMode,
 }).catch((error: Error) => {
   // The flags were fine (e.g. a port in use): one line, no usage.
   process.stderr.write(`spp-ctl: cannot start: ${error.message}\n`)

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CLIENT_ID_PATTERN } from '../src/protocol/tokens.ts'
@@ -104,8 +106,14 @@ test("the README's quick start answers as it says, on a fresh demo", () =>
     assert.ok(PAGES.includes('docs/rest-api.md'), 'the reference links the REST API')
   }))
 
+// The examples of Remembering and restoring need a controller that remembers.
+const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-readme-'))
+test.after(() => rmSync(stateDir, { recursive: true, force: true }))
+const remembering = (body: Parameters<typeof withHarness>[1]) =>
+  withHarness(DEMO, body, { stateDir })
+
 test('the reference shows a curl example for every endpoint, and each answers as shown', () =>
-  withHarness(DEMO, async (h) => {
+  remembering(async (h) => {
     assert.ok(examples.length >= 30, `${examples.length} examples`)
     assert.ok(
       examples.some((e) => e.era2020),
@@ -130,7 +138,8 @@ test('the reference shows a curl example for every endpoint, and each answers as
             .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
             .replace(/port_id\/\d+/, 'port_id/:port_id')
             .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
-            .replace(/(components\/)[^/]+/, '$1:name')}`,
+            .replace(/(components\/)[^/]+/, '$1:name')
+            .replace(/(desired\/)[a-z]+/, '$1:kind')}`,
       ),
     )
     assert.match(

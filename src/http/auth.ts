@@ -9,6 +9,7 @@ export type Principal =
   | { kind: 'token'; name: string; scope: Scope }
   | { kind: 'local' } // over --api-socket: the host's administrator
   | { kind: 'apply'; apply: string } // a step of the apply with this request id
+  | { kind: 'restore'; request?: string } // a restore's step: on reconnection, or POST .../restore
   | { kind: 'anonymous'; peer: string }
 
 declare module 'hono' {
@@ -18,15 +19,19 @@ declare module 'hono' {
   }
 }
 
-/** A principal in one word or two: `ops`, `local`, `apply 4k2j-7`, `anonymous 10.0.0.9:51234`. */
+/** A principal in one word or two: `ops`, `local`, `apply 4k2j-7`, `restore`, `anonymous 10.0.0.9:51234`. */
 export function describePrincipal(p: Principal): string {
   if (p.kind === 'token') return p.name
   if (p.kind === 'local') return 'local'
+  if (p.kind === 'restore') return p.request === undefined ? 'restore' : `restore ${p.request}`
   return p.kind === 'apply' ? `apply ${p.apply}` : `anonymous ${p.peer}`
 }
 
-/** What the node server under the app passes: the unix socket's server adds `local`. */
-export type ServerBindings = Partial<HttpBindings> & { local?: boolean }
+/**
+ * What the node server under the app passes: the unix socket's server adds `local`; a request the
+ * controller sends itself (`app.request`) may name its principal (a restore does).
+ */
+export type ServerBindings = Partial<HttpBindings> & { local?: boolean; principal?: Principal }
 
 export type AuthenticateOptions = {
   /** The clients of --auth-file; without it, every request is served (as SPP's controller did). */
@@ -62,7 +67,8 @@ export function authenticate(options: AuthenticateOptions) {
     const node = c.env as ServerBindings | undefined
     const socket = node?.incoming?.socket
     if (!node?.incoming) {
-      c.set('principal', { kind: 'apply', apply: c.get('requestId').replace(/\.\d+$/, '') })
+      const apply = c.get('requestId').replace(/\.\d+$/, '')
+      c.set('principal', node?.principal ?? { kind: 'apply', apply })
     } else if (node.local) {
       c.set('principal', { kind: 'local' })
     } else {

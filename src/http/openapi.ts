@@ -27,6 +27,10 @@ const text = (description: string) => ({
 /** Every path parameter of every route: a route whose parameter is missing here fails the build. */
 const PARAMETERS: Record<string, { schema: object; description: string }> = {
   client_id: { schema: { type: 'integer' }, description: 'the client id of the process' },
+  kind: {
+    schema: { type: 'string', enum: ['nfvs', 'vfs', 'mirrors'] },
+    description: 'a section of the remembered document',
+  },
   name: { schema: schema(ComponentName), description: 'a component name' },
   port_id: {
     schema: { type: 'integer', minimum: 0, maximum: 255 },

@@ -7,6 +7,8 @@ import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
 import type { Applier } from '../topology/apply.ts'
+import type { Memory } from '../topology/memory.ts'
+import type { Restorer } from '../topology/restore.ts'
 import type { Presenters } from './present.ts'
 import type { Processes } from './processes.ts'
 
@@ -44,6 +46,9 @@ export type Deps = {
   present: Presenters
   /** Plans and applies topologies, one apply at a time, through the app itself. */
   applier: Applier
+  /** What the controller remembers, and its restores (absent with --state-dir none). */
+  memory?: Memory
+  restorer?: Restorer
   /** The change journal (GET /v1/journal), absent when the controller keeps no state. */
   journal?: JournalSource
   /** Where the cpus are described (/sys/devices/system/cpu). */

@@ -28,6 +28,7 @@ const FILES: Record<string, () => string> = {
   '/ui/counters.js': () => join(UI, 'counters.js'),
   '/ui/rates.js': () => join(UI, 'rates.js'),
   '/ui/poll.js': () => join(UI, 'poll.js'),
+  '/ui/drift.js': () => join(UI, 'drift.js'),
   '/ui/follow.js': () => join(UI, 'follow.js'),
   '/ui/event-stream.js': () => join(UI, 'event-stream.js'),
   '/ui/read.js': () => join(UI, 'read.js'),

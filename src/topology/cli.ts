@@ -1,4 +1,4 @@
-// `spp-ctl topology get|plan|apply`: a client of the controller's REST API for whole topologies.
+// `spp-ctl topology get|plan|apply|desired`: a client of the controller's REST API for whole topologies.
 import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { parse, stringify } from 'yaml'
@@ -11,12 +11,13 @@ import type { Plan } from './plan.ts'
 import type { TopologyDocument } from './read-topology.ts'
 import { openEventStream } from './sse-client.ts'
 
-const HELP = `Usage: spp-ctl topology get|plan|apply [options]
+const HELP = `Usage: spp-ctl topology get|plan|apply|desired [options]
 
   get     print the live configuration, a desired document to edit and apply
           (YAML; --json for JSON; --with-status adds counters, lcores and the rest)
   plan    print what a desired document changes, and the steps that would do it
-  apply   plan, then run the steps one at a time, with progress
+  apply   plan, then run the steps (each process's in order, processes side by side)
+  desired print what the controller remembers of each process (YAML; --json for JSON)
 
 Options:
   -f, --file FILE         the desired document, YAML or JSON; - reads stdin
@@ -24,6 +25,8 @@ Options:
       --json              get: print JSON
       --with-status       get: the whole topology, as GET /v1/topology answers it
       --detailed-exitcode plan: exit 2 when there are changes (0 none, 1 error)
+      --forget PROCESS    desired: forget one process (vfs/2, nfvs/1, mirrors/3): it will
+                          not be restored
 ${TOKEN_HELP}  -h, --help              show this text
 `
 
@@ -41,6 +44,7 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
         json: { type: 'boolean' },
         'with-status': { type: 'boolean' },
         'detailed-exitcode': { type: 'boolean' },
+        forget: { type: 'string' },
         'token-file': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -57,8 +61,9 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
       const body = values['with-status'] ? live : configurationOf(live)
       return write(io, values.json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body), 0)
     }
+    if (command === 'desired') return await showDesired(io, request, values)
     if (command !== 'plan' && command !== 'apply')
-      throw new CliError(`expected get, plan or apply, got ${command ?? 'nothing'}`)
+      throw new CliError(`expected get, plan, apply or desired, got ${command ?? 'nothing'}`)
     if (values.file === undefined) throw new CliError(`${command} needs -f FILE (- for stdin)`)
     const desired = await readDocument(values.file, io)
     const { body: live } = await request<TopologyDocument>('GET', '/v1/topology')
@@ -89,6 +94,24 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
     io.stderr.write(`spp-ctl topology: ${message}\n`)
     return 1
   }
+}
+
+const FORGET = /^(?:nfvs|vfs|mirrors)\/(?:0|[1-9][0-9]{0,9})$/
+
+/** `desired`: the remembered document, or `--forget` one process of it. */
+async function showDesired(
+  io: Io,
+  request: (method: string, path: string) => Promise<{ body: unknown }>,
+  { forget, json }: { forget?: string; json?: boolean },
+) {
+  if (forget === undefined) {
+    const { body } = await request('GET', '/v1/topology/desired')
+    return write(io, json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body), 0)
+  }
+  if (!FORGET.test(forget))
+    throw new CliError(`--forget takes vfs/2, nfvs/1 or mirrors/3, got ${forget}`)
+  await request('DELETE', `/v1/topology/desired/${forget}`)
+  return write(io, `Forgot ${forget}: it will not be restored.\n`, 0)
 }
 
 const write = (io: Io, text: string, status: number) => {
@@ -135,7 +158,10 @@ async function send<T>(
   })
   const text = await response.text()
   if (!response.ok) throw new CliError(`${method} ${path}: ${response.status}: ${text.trim()}`)
-  return { body: JSON.parse(text) as T, etag: response.headers.get('etag') ?? '*' }
+  return {
+    body: (text === '' ? undefined : JSON.parse(text)) as T,
+    etag: response.headers.get('etag') ?? '*',
+  }
 }
 
 /** The diff per process, then the numbered steps and their summary. */

@@ -1,6 +1,7 @@
 // @ts-check
 // The page's event stream: the events it follows, the connection indicator, and a token asked
 // for when the controller refuses the stream.
+import { DRIFT_EVENTS } from './drift.js'
 import { followEvents } from './event-stream.js'
 import { askForToken } from './token-form.js'
 import { authorization } from './token-store.js'
@@ -24,6 +25,7 @@ const EVENT_TYPES = new Set([
   'command.failed',
   'primary.stats.cleared',
   'events.lost',
+  ...DRIFT_EVENTS,
 ])
 
 /** @param {'connecting' | 'live' | 'reconnecting' | 'refused'} state @param {string} text */

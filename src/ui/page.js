@@ -7,6 +7,7 @@ import cytoscape from './vendor/cytoscape.mjs'
 // @ts-expect-error served by the controller from node_modules (see src/http/ui-routes.ts)
 import dagre from './vendor/cytoscape-dagre.mjs'
 import { counterRows } from './counters.js'
+import { driftView } from './drift.js'
 import { processSections } from './dom.js'
 import { follow } from './follow.js'
 import { refreshJournal } from './journal.js'
@@ -43,6 +44,7 @@ let layoutKey = ''
 /** @type {import('./rates.js').History} */
 const history = new Map()
 let lastRead = 0
+const drift = driftView(render) // processes that differ from what is remembered
 
 /** Keeps the counters of a read of the primary's status, for the rates. */
 function recordCounters() {
@@ -74,6 +76,7 @@ function render() {
     if (graph) graph.dataset.layouts = String(Number(graph.dataset.layouts ?? 0) + 1)
   }
   document.getElementById('processes')?.replaceChildren(...processSections(doc, SECTIONS))
+  drift.mark(document.getElementById('processes'))
   const counters = document.querySelector('#counters tbody')
   counters?.replaceChildren(...counterRows(/** @type {any} */ (doc.primary), history, lastRead))
 }
@@ -123,12 +126,14 @@ const reloadAll = () =>
   refresh('all', async () => {
     doc = /** @type {TopologyDocument} */ (await read('/v1/topology'))
     recordCounters()
+    void drift.update()
   })
 
 /** @param {string} type @param {{ kind?: string, 'client-id'?: number }} data */
 function onEvent(type, data) {
   void refreshJournal()
   if (type === 'events.lost') return void reloadAll()
+  if (drift.heard(type)) return // a drift or restore event: nothing else to read
   if (data.kind === 'primary') {
     if (type === 'process.disconnected') {
       doc.primary = {}

@@ -9,6 +9,7 @@ import { pageRoutes } from './pages.ts'
 import { pcapRoutes } from './pcap.ts'
 import { flowRoutes } from './primary-flow.ts'
 import { primaryRoutes } from './primary.ts'
+import { rememberRoutes } from './remember.ts'
 import { topologyRoutes } from './topology.ts'
 import { vfRoutes } from './vf.ts'
 
@@ -22,6 +23,7 @@ export const ROUTES: Route[] = [
   ...mirrorRoutes,
   ...pcapRoutes,
   ...topologyRoutes,
+  ...rememberRoutes,
   ...eventRoutes,
   ...journalRoutes,
   ...pageRoutes,
