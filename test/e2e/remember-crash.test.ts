@@ -31,7 +31,12 @@ test('kill -9 mid-writes: acknowledged writes remembered, the database sound; re
         { kind: 'primary' as const },
         ...NFVS.map((id) => ({ kind: 'nfv' as const, clientId: id })),
       ]
-      sims.push(...(await startSims(specs, { primaryPort, secondaryPort, reconnect: true })))
+      // Each reply held 20 ms: a nfv's 50 writes take a second, so the kill lands among them
+      // however late this test's loop sees the 100th answer (seen: all 200 answered first).
+      const faults = { delayMs: 20 }
+      sims.push(
+        ...(await startSims(specs, { primaryPort, secondaryPort, reconnect: true, faults })),
+      )
       await cli.waitFor((l) => l.msg === 'process identified', specs.length)
 
       // 200 writes at once, 50 per nfv; SIGKILL once 100 are answered.
