@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util'
 import { bearerHeader, TOKEN_HELP } from './cli-token.ts'
 import type { Io } from './topology/progress.ts'
+import { journalEvents } from './journal-events.ts'
 
 const HELP = `Usage: spp-ctl journal [options]
 
@@ -14,7 +15,7 @@ Options:
       --since TIME        only changes at this time or later (ISO 8601, as 2026-01-31T12:00:00Z)
       --limit N           the last N changes (default 20; at most 1000)
   -f, --follow            then print each new change as it is made, until interrupted
-      --poll MS           --follow: how often to ask the controller (default 1000)
+      --poll MS           --follow without the event stream: how often to ask (default 1000)
       --json              one JSON object a line, as GET /v1/journal answers each entry
       --url URL           the controller (default http://localhost:7777)
 ${TOKEN_HELP}  -h, --help              show this text
@@ -70,12 +71,16 @@ export async function runJournal(args: string[], io: Io = process): Promise<numb
       readJournal(url, headers, { process: values.process, by: values.by, since, limit })
     const print = printer(io, values.json === true)
 
+    // Subscribed before the first read, so that no change falls between the two.
+    const changed = values.follow ? await journalEvents(url, headers) : undefined
     let shown = (await read(values.since, values.limit)).reverse()
     print(shown)
-    if (!values.follow) return 0
+    if (!changed) return 0
     let last = shown.at(-1)
     for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, pollMs))
+      // Each journal.entry on the event stream is a change now durable; without the stream
+      // (an older controller, a proxy that buffers), the route is polled every --poll ms.
+      await (changed.live ? changed.next() : new Promise((resolve) => setTimeout(resolve, pollMs)))
       // Never before --since: the look-back only moves it later.
       const lookBack = last && Date.parse(last.time) - LOOK_BACK_MS
       const since =

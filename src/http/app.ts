@@ -95,7 +95,14 @@ export function createApp(options: AppOptions) {
   // Every change is remembered, and journaled, before its answer goes out.
   const { remember } = options
   const memory = remember && new Memory(remember.store, registry, log)
-  if (memory) app.use(recordChanges({ memory }))
+  if (memory)
+    app.use(
+      recordChanges({
+        memory,
+        onJournaled: ({ by, requestId, method, path, status }) =>
+          hub.publish('journal.entry', { by, request_id: requestId, method, path, status }),
+      }),
+    )
   // Plan/apply steps go through the app itself, so each is checked like a client's request; an
   // apply plans once the restores under way are over.
   const applier = createApplier({

@@ -17,12 +17,28 @@ declare module 'hono' {
   }
 }
 
+/** What a journal entry says of its request. */
+export type JournaledRequest = {
+  by: string
+  requestId: string
+  method: string
+  path: string
+  status: number
+}
+
 /**
  * Records the changes of every request; after the handler, commits them with the journal entry
  * and waits until that is durable before the answer goes out. A commit that fails answers 500,
  * never a 2xx. A request that sent no change (reads, refusals) writes nothing and waits for nothing.
  */
-export function recordChanges({ memory }: { memory: Memory }) {
+export function recordChanges({
+  memory,
+  onJournaled,
+}: {
+  memory: Memory
+  /** Told each journaled change once it is durable (the event stream's `journal.entry`). */
+  onJournaled?: (request: JournaledRequest) => void
+}) {
   return async function recordChangesOf(c: Context, next: () => Promise<void>) {
     const record: ChangeRecord = { sent: [], forgotten: [] }
     c.set('changes', record)
@@ -41,6 +57,7 @@ export function recordChanges({ memory }: { memory: Memory }) {
     if (!committed) return
     try {
       await committed
+      onJournaled?.(request)
     } catch (error) {
       throw new ControllerError(
         'COMMIT_FAILED',

@@ -25,6 +25,8 @@ const EVENT_TYPES = new Set([
   'command.failed',
   'primary.stats.cleared',
   'events.lost',
+  // a change is in the journal (its process's event comes before it is durable)
+  'journal.entry',
   ...DRIFT_EVENTS,
 ])
 

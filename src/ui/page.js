@@ -133,6 +133,7 @@ const reloadAll = () =>
 function onEvent(type, data) {
   void refreshJournal()
   if (type === 'events.lost') return void reloadAll()
+  if (type === 'journal.entry') return
   if (drift.heard(type)) return // a drift or restore event: nothing else to read
   if (data.kind === 'primary') {
     if (type === 'process.disconnected') {

@@ -108,10 +108,12 @@ test('without a journal (--state-dir none): the 404 says why', () =>
     { journal: false },
   ))
 
-test('--follow prints each new entry once, an entry stamped a little earlier too', () =>
-  withJournalServer(async ({ url, store }) => {
+test('--follow prints each new entry once, as the event stream tells it, an entry stamped a little earlier too', () =>
+  withJournalServer(async ({ url, store, hub }) => {
     store!.journal(entryAt(T0 + 4 * MIN, 'ops', ['vf:2']))
-    const child = spawn(process.execPath, [CLI, 'journal', '--url', url, '-f', '--poll', '20'])
+    // As the controller does once an entry is durable (the CLI never polls here: --poll is long).
+    const journaled = () => hub.publish('journal.entry', {})
+    const child = spawn(process.execPath, [CLI, 'journal', '--url', url, '-f', '--poll', '600000'])
     let stdout = ''
     let stderr = ''
     const waiters: (() => void)[] = []
@@ -134,11 +136,14 @@ test('--follow prints each new entry once, an entry stamped a little earlier too
     try {
       await until('12:04')
       store!.journal(entryAt(T0 + 5 * MIN, 'local', ['nfv:1']))
+      journaled()
       await until('12:05')
       // A clock stepped back: an entry older than the last one shown, written after it (and
       // printed in the same poll as the next, which is written in the same turn of the loop).
       store!.journal(entryAt(T0 + 4.5 * MIN, 'restore', ['mirror:3']))
       store!.journal(entryAt(T0 + 6 * MIN, 'ops', ['vf:2']))
+      journaled()
+      journaled()
       await until('12:06')
       const by = rows().map((row) => row.split(/ {2,}/)[1])
       assert.equal(by, ['ops', 'local', 'restore', 'ops'])

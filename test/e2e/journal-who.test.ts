@@ -37,6 +37,12 @@ test('the journal names the client of a REST change, the apply of a CLI apply, a
         [rest!.by, rest!.method, rest!.path, rest!.status, rest!.processes],
         ['ops', 'PUT', '/v1/nfvs/1/ports', 204, ['nfv:1']],
       )
+      // Once durable, the change is told on the event stream (spp-ctl journal --follow waits on it).
+      const told = h.events.seen.filter((e) => e.type === 'journal.entry')
+      assert.equal(
+        told.map(({ data }) => [data.by, data.method, data.path, data.status]),
+        [['ops', 'PUT', '/v1/nfvs/1/ports', 204]],
+      )
 
       // spp-ctl topology apply: each step is journaled by the apply that sent it.
       const dir = await mkdtemp(join(tmpdir(), 'spp-journal-'))
