@@ -41,6 +41,10 @@ Options:
       --api-socket-group G    the socket's group (a name or a number)
       --allow-peers CIDRS     who may connect to the process ports: networks, comma-separated,
                               or any (default loopback and the bind address's network)
+      --etcd URL[,URL...]     join a fleet: this host's desired configuration lives in etcd,
+                              its alive and observed keys are kept there (README, Fleet)
+      --host-name NAME        this host's name in the fleet (default: the machine's hostname)
+      --etcd-prefix P         where the fleet's keys are in etcd (default /spp-ctl/)
       --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); on stderr
       --log-format FORMAT     json (one JSON object a line) or pretty (one readable line);
                               default pretty when stderr is a terminal, else json

@@ -5,6 +5,7 @@ import { parseAllowedPeers } from './auth/allow-peers.ts'
 import { readClients } from './auth/clients.ts'
 import { DEFAULTS, startController } from './controller.ts'
 import { fdBudget, openFilesLimit } from './fd-budget.ts'
+import { parseFleetFlags } from './fleet/flags.ts'
 import { resolveGroup } from './http/api-socket.ts'
 import type { NfvStatusWords } from './http/present.ts'
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger.ts'
@@ -70,6 +71,9 @@ const parsed = (() => {
         'api-socket': { type: 'string' },
         'api-socket-group': { type: 'string' },
         'allow-peers': { type: 'string' },
+        etcd: { type: 'string' },
+        'host-name': { type: 'string' },
+        'etcd-prefix': { type: 'string' },
         'log-level': { type: 'string' },
         'log-format': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -85,12 +89,12 @@ if (parsed.help) {
   process.stdout.write(HELP)
   process.exit(0)
 }
+// package.json is one level up from both src/ (tsx) and dist/ (the build).
+const version = () =>
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Package).version
+type Package = { version: string }
 if (parsed.version) {
-  // package.json is one level up from both src/ (tsx) and dist/ (the build).
-  const url = new URL('../package.json', import.meta.url)
-  process.stdout.write(
-    `${(JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version}\n`,
-  )
+  process.stdout.write(`${version()}\n`)
   process.exit(0)
 }
 const level = parsed['log-level'] ?? 'info'
@@ -144,6 +148,19 @@ function flag<T>(name: keyof typeof parsed, read: (text: string) => T): T | unde
 const apiSocketGroup = flag('api-socket-group', resolveGroup)
 if (apiSocketGroup !== undefined && !parsed['api-socket'])
   fail('--api-socket-group needs --api-socket')
+const fleet = (() => {
+  const { etcd, 'host-name': host, 'etcd-prefix': prefix } = parsed
+  if (etcd === undefined) {
+    if (host !== undefined || prefix !== undefined)
+      fail('--host-name and --etcd-prefix need --etcd')
+    return undefined
+  }
+  try {
+    return { ...parseFleetFlags(etcd, host, prefix), version: version() }
+  } catch (error) {
+    return fail((error as Error).message)
+  }
+})()
 if (parsed['allow-read-anonymous'] && !parsed['auth-file'])
   fail('--allow-read-anonymous needs --auth-file (without it, everything is open)')
 
@@ -156,6 +173,7 @@ const controller = await startController({
   allowReadAnonymous: parsed['allow-read-anonymous'] ?? false,
   apiSocket: flag('api-socket', (path) => ({ path, gid: apiSocketGroup })),
   allowPeers: flag('allow-peers', parseAllowedPeers),
+  fleet,
 }).catch((error: Error) => {
   // The flags were fine (e.g. a port in use): one line, no usage.
   process.stderr.write(`spp-ctl: cannot start: ${error.message}\n`)

@@ -14,6 +14,7 @@ import { createApp } from './http/app.ts'
 import type { NfvStatusWords } from './http/present.ts'
 import { startHttpServer, type HttpServerOptions } from './http/server.ts'
 import { createMetrics } from './observe/metrics.ts'
+import { startControllerFleet, type FleetSettings } from './fleet/controller-link.ts'
 
 export type ControllerOptions = {
   host: string
@@ -44,6 +45,8 @@ export type ControllerOptions = {
   allowPeers?: AllowedPeers
   /** REST connections at once (default: from the open-files limit, see src/fd-budget.ts). */
   maxApiConnections?: number
+  /** --etcd: the fleet's etcd, this host's name and key prefix (see src/fleet/controller-link.ts). */
+  fleet?: FleetSettings
   log: Logger
 }
 
@@ -144,6 +147,13 @@ export async function startController(options: ControllerOptions) {
     },
     'controller listening',
   )
+  // With --etcd: etcd's client (gRPC) is loaded then, never for a controller without a fleet.
+  const fleet =
+    options.fleet &&
+    (await startControllerFleet({
+      ...{ settings: options.fleet, registry, hub, metrics, log },
+      api: { host, port: apiPort },
+    }))
   if (!options.clients && !host.startsWith('127.'))
     log.warn(
       { host, apiPort },
@@ -164,6 +174,7 @@ export async function startController(options: ControllerOptions) {
     secondaryPort: processes.secondaryPort,
     /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
     async close() {
+      await fleet?.close() // its alive key goes at once, not at the lease's end
       processes.close(false)
       hub.close() // event streams would otherwise keep their connections open
       const drained = Promise.all(servers.map((server) => server.stop()))
