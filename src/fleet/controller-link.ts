@@ -55,15 +55,22 @@ export async function startControllerFleet(
     registers: [metrics.registry],
   })
   up.set(0)
+  const host = settings.host ?? hostname()
+  let reached = false
   const link = await createFleetLink({
     endpoints: settings.endpoints,
     prefix: settings.prefix,
-    host: settings.host ?? hostname(),
+    host,
     url: apiUrl(options.api),
     version: settings.version,
     log,
     observedIntervalMs: interval,
-    onUp: (isUp) => up.set(isUp ? 1 : 0),
+    onUp(isUp) {
+      up.set(isUp ? 1 : 0)
+      if (!isUp || reached) return // an outage and its end are the link's to log
+      reached = true
+      log.info({ host, endpoints: settings.endpoints }, 'etcd reached: this host is in the fleet')
+    },
     onDesired: (update: DesiredUpdate) =>
       log.warn(
         { revision: update.revision },

@@ -22,8 +22,8 @@ export type ChildController = {
   sims: SimProcess[]
   /** Every JSON log line so far. */
   logs: LogLine[]
-  /** Resolves with the first log line (so far or to come) that `match` takes. */
-  waitForLog(match: (line: LogLine) => boolean): Promise<LogLine>
+  /** Resolves with the first log line (so far or to come) that `match` takes; rejects after 20 s. */
+  waitForLog(match: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>
   /** Starts more simulated processes against it; resolves once they are connected. */
   connect(specs: SimSpec[]): Promise<SimProcess[]>
   /** SIGKILL (nothing runs: its lease is left to expire); resolves once it has exited. */
@@ -56,17 +56,23 @@ export async function startChildController(
     else other.push(line)
     for (const wake of [...waiters]) wake()
   })
-  const waitForLog = (match: (line: LogLine) => boolean) =>
+  const waitForLog = (match: (line: LogLine) => boolean, timeoutMs = 20_000) =>
     new Promise<LogLine>((resolve, reject) => {
+      const timer = setTimeout(
+        () => done(new Error(`${name}: no such log line in time`)),
+        timeoutMs,
+      )
+      const done = (error?: Error, hit?: LogLine) => {
+        clearTimeout(timer)
+        waiters.delete(check)
+        if (error) reject(error)
+        else resolve(hit!)
+      }
       const check = () => {
         const hit = logs.find(match)
-        if (hit) {
-          waiters.delete(check)
-          resolve(hit)
-        } else if (child.exitCode !== null || child.signalCode !== null) {
-          waiters.delete(check)
-          reject(new Error(`controller ${name} exited:\n${other.join('\n')}`))
-        }
+        if (hit) done(undefined, hit)
+        else if (child.exitCode !== null || child.signalCode !== null)
+          done(new Error(`controller ${name} exited:\n${other.join('\n')}`))
       }
       waiters.add(check)
       check()
