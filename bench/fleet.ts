@@ -59,7 +59,9 @@ await withEtcd(async (etcd) => {
           keys.observed(name),
           (e) => {
             const observed = e.value === undefined ? undefined : decodeValue(Observed, e.value)
-            return observed?.ok === true && observed.value.processes.includes('nfv:1')
+            // Every process read: fleet apply plans against this.
+            const read = observed?.ok && !JSON.stringify(observed.value.topology).includes('error')
+            return read === true && observed.value.processes.includes('nfv:1')
           },
           { fromRevision: 1, timeoutMs: 60_000 },
         ),
