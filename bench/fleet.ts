@@ -128,6 +128,14 @@ await withEtcd(async (etcd) => {
       ),
     )
     const change = delta(await metrics(etcd), before)
+    const { kvs } = await client.getAll().prefix(keys.hosts).exec()
+    const sizes: Record<string, number[]> = {}
+    for (const kv of kvs) (sizes[kv.key.toString().split('/').pop()!] ??= []).push(kv.value.length)
+    const mean = (list: number[]) => Math.round(list.reduce((a, b) => a + b, 0) / list.length)
+    console.log(
+      'value sizes (bytes, mean):',
+      Object.fromEntries(Object.entries(sizes).map(([name, list]) => [name, mean(list)])),
+    )
     console.log(
       `a REST change on each host: in etcd within ${written} ms; ${writes(change)} etcd writes, ` +
         `${(writes(change) / N).toFixed(1)} per change (desired and observed);`,
