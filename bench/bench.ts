@@ -59,7 +59,7 @@ const sections = [
         (Number(values.repeat) > 1 ? `, each the median of ${values.repeat} rounds` : '') +
         '; '
       : '') +
-    `controller compiled (bin/spp-ctl.js), default flags, logs at info into a pipe; ` +
+    `controller compiled (bin/spp-ctl.js), default flags but --state-dir none, logs at info into a pipe; ` +
     `load average before: ${loadavg()}`,
 ]
 const failures: Figures[] = []

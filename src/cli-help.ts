@@ -7,8 +7,9 @@ import { LOG_LEVELS } from './logger.ts'
 export function usage(budget: ReturnType<typeof fdBudget>, limit: number | undefined) {
   const limitText = limit === undefined ? 'no limit read' : `open-files limit ${limit}`
   return `Usage: spp-ctl [options]
-       spp-ctl topology get|plan|apply [-f FILE] [--url URL]   (spp-ctl topology --help)
+       spp-ctl topology get|plan|apply|desired [-f FILE] [--url URL] (spp-ctl topology --help)
        spp-ctl fleet ls|get|plan|apply|serve [--etcd URL]      (spp-ctl fleet --help)
+       spp-ctl journal [--follow] [--process vf:2] [--url URL] (spp-ctl journal --help)
        spp-ctl auth add NAME --scope read|write [--auth-file FILE] (spp-ctl auth --help)
 
 Controller for SPP processes: listens for spp_primary and the secondaries
@@ -41,8 +42,15 @@ Options:
       --api-socket-group G    the socket's group (a name or a number)
       --allow-peers CIDRS     who may connect to the process ports: networks, comma-separated,
                               or any (default loopback and the bind address's network)
+      --state-dir DIR|none    where processes' configurations and the change journal are
+                              remembered (default $STATE_DIRECTORY, else
+                              $XDG_STATE_HOME/spp-ctl, else ~/.local/state/spp-ctl);
+                              none remembers nothing
+      --restore MODE          a process that comes back without its remembered configuration:
+                              on (restore it), report (drift.detected), off (default on)
+      --journal-keep DAYS     journal entries are kept this long (default 30)
       --etcd URL[,URL...]     join a fleet: this host's desired configuration lives in etcd,
-                              its alive and observed keys are kept there (README, Fleet)
+                              its alive and observed keys are kept there (docs/fleet.md)
       --host-name NAME        this host's name in the fleet (default: the machine's hostname)
       --etcd-prefix P         where the fleet's keys are in etcd (default /spp-ctl/)
       --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); on stderr

@@ -1,5 +1,6 @@
-// spp-ctl: flags, start-up, signals and exit statuses (and the `topology` and `auth` commands).
+// spp-ctl: flags, start-up, signals and exit statuses (and the topology, fleet, journal and auth commands).
 import { readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { parseArgs } from 'node:util'
 import { parseAllowedPeers } from './auth/allow-peers.ts'
 import { readClients } from './auth/clients.ts'
@@ -10,11 +11,15 @@ import { resolveGroup } from './http/api-socket.ts'
 import type { NfvStatusWords } from './http/present.ts'
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger.ts'
 import { usage } from './cli-help.ts'
+import { DEFAULT_JOURNAL_KEEP_DAYS } from './store/store.ts'
+import { resolveStateDir } from './store/state-dir.ts'
 
 if (process.argv[2] === 'topology')
   process.exit(await (await import('./topology/cli.ts')).runTopology(process.argv.slice(3)))
 if (process.argv[2] === 'fleet')
   process.exit(await (await import('./fleet/cli.ts')).runFleet(process.argv.slice(3)))
+if (process.argv[2] === 'journal')
+  process.exit(await (await import('./journal-cli.ts')).runJournal(process.argv.slice(3)))
 if (process.argv[2] === 'auth')
   process.exit((await import('./auth/auth-cli.ts')).runAuth(process.argv.slice(3)))
 
@@ -71,6 +76,9 @@ const parsed = (() => {
         'api-socket': { type: 'string' },
         'api-socket-group': { type: 'string' },
         'allow-peers': { type: 'string' },
+        'state-dir': { type: 'string' },
+        restore: { type: 'string' },
+        'journal-keep': { type: 'string' },
         etcd: { type: 'string' },
         'host-name': { type: 'string' },
         'etcd-prefix': { type: 'string' },
@@ -127,6 +135,7 @@ const INTEGERS = [
   ['event-buffer', 'eventBufferSize', DEFAULTS.eventBufferSize, 1, 1_000_000],
   ['max-pending-events', 'maxPendingEventsPerClient', DEFAULTS.maxPendingEventsPerClient, 1, 1e6],
   ['max-api-connections', 'maxApiConnections', budget.maxApiConnections, 1, 1_000_000],
+  ['journal-keep', 'journalKeepDays', DEFAULT_JOURNAL_KEEP_DAYS, 1, 36_500],
 ] as const
 const integers = Object.fromEntries(
   INTEGERS.map(([flag, key, fallback, min, max]) => [
@@ -163,6 +172,15 @@ const fleet = (() => {
 })()
 if (parsed['allow-read-anonymous'] && !parsed['auth-file'])
   fail('--allow-read-anonymous needs --auth-file (without it, everything is open)')
+const restore = parsed.restore ?? 'on'
+const restoreMode = (['on', 'report', 'off'] as const).find((mode) => mode === restore)
+if (!restoreMode) fail(`--restore must be on, report or off, got ${JSON.stringify(restore)}`)
+let stateDir: string | undefined
+try {
+  stateDir = resolveStateDir(parsed['state-dir'], process.env, homedir())
+} catch (error) {
+  fail((error as Error).message)
+}
 
 const controller = await startController({
   log,
@@ -173,6 +191,8 @@ const controller = await startController({
   allowReadAnonymous: parsed['allow-read-anonymous'] ?? false,
   apiSocket: flag('api-socket', (path) => ({ path, gid: apiSocketGroup })),
   allowPeers: flag('allow-peers', parseAllowedPeers),
+  stateDir,
+  restore: restoreMode,
   fleet,
 }).catch((error: Error) => {
   // The flags were fine (e.g. a port in use): one line, no usage.

@@ -1,70 +1,24 @@
 // The controller: process listeners, registry, events, metrics and the REST API, started and stopped together.
 import { lookup } from 'node:dns/promises'
-import type { Logger } from 'pino'
 import { listenForProcesses } from './actors/process-listener.ts'
 import { Registry } from './actors/registry.ts'
-import { defaultAllowedPeers, peerFilter, type AllowedPeers } from './auth/allow-peers.ts'
-import type { Client } from './auth/clients.ts'
+import { defaultAllowedPeers, peerFilter } from './auth/allow-peers.ts'
 import { burstLog } from './burst-log.ts'
 import { fdBudget, fdsNeeded, openFilesLimit } from './fd-budget.ts'
 import { connectionGuard } from './http/connection-guard.ts'
 import { EventHub } from './observe/event-hub.ts'
 import { observeProcesses } from './observe/observe-processes.ts'
 import { createApp } from './http/app.ts'
-import type { NfvStatusWords } from './http/present.ts'
 import { startHttpServer, type HttpServerOptions } from './http/server.ts'
+import { driftMetrics } from './observe/drift-metrics.ts'
 import { createMetrics } from './observe/metrics.ts'
-import { startControllerFleet, type FleetSettings } from './fleet/controller-link.ts'
+import { startControllerFleet } from './fleet/controller-link.ts'
+import { DEFAULT_JOURNAL_KEEP_DAYS, openStore } from './store/store.ts'
+import { driftSamples } from './topology/drift.ts'
 
-export type ControllerOptions = {
-  host: string
-  primaryPort: number
-  secondaryPort: number
-  apiPort: number
-  commandTimeoutMs: number
-  maxReplyBytes: number
-  maxUnidentified: number
-  /** Commands allowed to wait for one process; more are refused with 503. */
-  maxQueue: number
-  /** How nfv status is worded: the spec's Running/Idle, or the process's running/idling. */
-  nfvStatus: NfvStatusWords
-  maxBodyBytes: number
-  /** How long an HTTP client may take to send its request. */
-  httpRequestTimeoutMs: number
-  /** Events kept for clients that reconnect with Last-Event-ID. */
-  eventBufferSize: number
-  /** An event-stream client this many events behind is dropped. */
-  maxPendingEventsPerClient: number
-  /** --auth-file's clients: with them, every request needs a token (see src/http/auth.ts). */
-  clients?: Client[]
-  /** GETs need no token (with `clients`). */
-  allowReadAnonymous?: boolean
-  /** The API on a unix socket too; its requests are the local administrator's. */
-  apiSocket?: { path: string; gid?: number }
-  /** Who may connect to the process ports (default: loopback and the bind address's network). */
-  allowPeers?: AllowedPeers
-  /** REST connections at once (default: from the open-files limit, see src/fd-budget.ts). */
-  maxApiConnections?: number
-  /** --etcd: the fleet's etcd, this host's name and key prefix (see src/fleet/controller-link.ts). */
-  fleet?: FleetSettings
-  log: Logger
-}
+import type { ControllerOptions } from './controller-options.ts'
 
-export const DEFAULTS = {
-  host: 'localhost',
-  primaryPort: 5555,
-  secondaryPort: 6666,
-  apiPort: 7777,
-  commandTimeoutMs: 5000,
-  maxReplyBytes: 4 * 1024 * 1024,
-  maxUnidentified: 256,
-  maxQueue: 64,
-  nfvStatus: 'spec',
-  maxBodyBytes: 64 * 1024,
-  httpRequestTimeoutMs: 10_000,
-  eventBufferSize: 1024,
-  maxPendingEventsPerClient: 256,
-} satisfies Omit<ControllerOptions, 'log'>
+export { DEFAULTS, type ControllerOptions } from './controller-options.ts'
 
 /** Starts the process listeners and the REST API; `close` shuts both down gracefully. */
 export async function startController(options: ControllerOptions) {
@@ -72,10 +26,14 @@ export async function startController(options: ControllerOptions) {
   // SPP processes connect to an IPv4 literal, so all three listeners bind the IPv4 address of the
   // name given (as SPP's controller did): `localhost` must not become ::1.
   const { address: host } = await lookup(options.host, { family: 4 })
+  // First: a state directory another controller holds stops us before any port is taken.
+  const store = options.stateDir === undefined ? undefined : openState(options)
   const registry = new Registry()
   const hub = new EventHub(options.eventBufferSize)
   const metrics = createMetrics(registry)
   observeProcesses(registry, hub, metrics, log)
+  const drift =
+    store && driftMetrics(metrics.registry, () => driftSamples(registry, store.remembered()))
   const peers = options.allowPeers ?? defaultAllowedPeers(host)
   const allowed = peerFilter(peers)
   const logOutsider = burstLog(log, 'warn', 'process connection refused: peer not in --allow-peers')
@@ -100,13 +58,18 @@ export async function startController(options: ControllerOptions) {
     events,
     nfvStatus: options.nfvStatus,
     access: { clients: options.clients, allowReadAnonymous: options.allowReadAnonymous },
+    remember: store && {
+      store,
+      mode: options.restore ?? 'on',
+      onRestore: (outcome) => drift?.observeRestore(outcome),
+    },
   })
   const limit = openFilesLimit()
   const maxApiConnections = options.maxApiConnections ?? fdBudget(limit ?? 1024).maxApiConnections
   if (limit !== undefined && fdsNeeded(maxApiConnections, options.maxUnidentified) > limit)
     log.warn(
       { limit, maxApiConnections, maxUnidentified: options.maxUnidentified },
-      'the open-files limit is below what these connection limits may need (see README, Security)',
+      'the open-files limit is below what these connection limits may need (see docs/security.md)',
     )
   const guard = connectionGuard({
     maxConnections: maxApiConnections,
@@ -131,6 +94,7 @@ export async function startController(options: ControllerOptions) {
     processes.close(true)
     guard.stop()
     await Promise.all(servers.map((server) => server.stop()))
+    await store?.close()
     throw error
   }
   const http = servers[0]!
@@ -142,6 +106,7 @@ export async function startController(options: ControllerOptions) {
       secondaryPort: processes.secondaryPort,
       apiPort,
       ...(options.apiSocket ? { apiSocket: options.apiSocket.path } : {}),
+      stateDir: options.stateDir ?? 'none',
       allowPeers: peers,
       maxApiConnections,
     },
@@ -157,7 +122,7 @@ export async function startController(options: ControllerOptions) {
   if (!options.clients && !host.startsWith('127.'))
     log.warn(
       { host, apiPort },
-      'the REST API is open to anyone who reaches this address: no --auth-file (see README, Security)',
+      'the REST API is open to anyone who reaches this address: no --auth-file (see docs/security.md)',
     )
 
   return {
@@ -185,9 +150,18 @@ export async function startController(options: ControllerOptions) {
       clearTimeout(grace)
       guard.stop()
       processes.close(true)
+      await store?.close() // commits what is queued, releases the state directory
       log.info('controller stopped')
     },
   }
 }
 
 export type Controller = Awaited<ReturnType<typeof startController>>
+
+const DAY_MS = 86_400_000
+function openState({ stateDir, journalKeepDays, log }: ControllerOptions) {
+  return openStore(stateDir!, {
+    journalKeepMs: (journalKeepDays ?? DEFAULT_JOURNAL_KEEP_DAYS) * DAY_MS,
+    onPrune: (removed) => log.info({ removed }, 'old journal entries removed'),
+  })
+}

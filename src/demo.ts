@@ -1,4 +1,7 @@
 // npm run demo: the controller (on its default ports unless told) with a simulated SPP of either era.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from './controller.ts'
 import { createLogger, LOG_FORMATS, type LogFormat, type LogLevel } from './logger.ts'
@@ -15,6 +18,8 @@ const { values } = parseArgs({
     'pri-port': { type: 'string', short: 'p', default: String(DEFAULTS.primaryPort) },
     'sec-port': { type: 'string', short: 's', default: String(DEFAULTS.secondaryPort) },
     'api-port': { type: 'string', short: 'a', default: String(DEFAULTS.apiPort) },
+    // as spp-ctl's, but a fresh temporary directory by default: each demo starts from nothing
+    'state-dir': { type: 'string' },
   },
 })
 function fail(message: string): never {
@@ -36,12 +41,19 @@ const log = await createLogger({
   level: values['log-level'] as LogLevel,
   format: format as LogFormat | undefined,
 })
+const given = values['state-dir']
+const temporary = given === undefined ? mkdtempSync(join(tmpdir(), 'spp-ctl-demo-')) : undefined
+const stateDir = given === 'none' ? undefined : (given ?? temporary)
 const controller = await startController({
   ...DEFAULTS,
   log,
+  stateDir,
   primaryPort: port('pri-port'),
   secondaryPort: port('sec-port'),
   apiPort: port('api-port'),
+}).catch((error: Error) => {
+  if (temporary) rmSync(temporary, { recursive: true, force: true })
+  throw error
 })
 const specs: SimSpec[] = [
   { kind: 'primary' },
@@ -71,13 +83,16 @@ const listed = controller.registry.list().map((p) => `${p.type} ${p['client-id']
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     for (const sim of sims) sim.stop()
-    void controller.close().then(() => process.exit(0))
+    void controller.close().then(() => {
+      if (temporary) rmSync(temporary, { recursive: true, force: true })
+      process.exit(0)
+    })
   })
 }
 const api = `http://localhost:${controller.apiPort}`
 log.flush() // the registrations' log lines, then the text below, in that order
 process.stdout.write(`
-spp-ctl is running on ${api}.
+spp-ctl is running on ${api}; it remembers in ${stateDir ?? 'nothing (--state-dir none)'}.
 Simulated SPP ${era} processes started: ${started}
 Registered by the controller:        ${listed.join(', ') || 'none'}
 ${
@@ -101,5 +116,5 @@ Try:
   curl -s ${api}/v1/mirrors/3
   curl -s ${api}/v1/primary/status
 
-Every endpoint is in README.md. Ctrl-C stops everything.
+Every endpoint is in docs/rest-api.md. Ctrl-C stops everything.
 `)

@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'APPLY_RUNNING' // a topology apply is already running
   | 'TOPOLOGY_CHANGED' // the live topology is not the one the request's If-Match names
   | 'PLAN_REFUSED' // a process would refuse the desired topology; nothing was sent
+  | 'NOTHING_REMEMBERED' // no remembered configuration for that process (or --state-dir none)
+  | 'COMMIT_FAILED' // the change was made but the state directory could not record it
 
 /** An expected failure, carrying a code and a message fit to show a user. */
 export class ControllerError extends Error {

@@ -11,10 +11,12 @@ import { buildDist } from './helpers/build.ts'
 const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
 test.before(buildDist)
 
+const NO_STATE = ['--state-dir', 'none']
+
 test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0', async () => {
   const child = spawn(
     process.execPath,
-    [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-level', 'info'],
+    [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-level', 'info', ...NO_STATE],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   )
   const sims: Awaited<ReturnType<typeof startSims>> = []
@@ -79,6 +81,8 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
 for (const [flags, reason] of [
   [['--command-timeout', 'soon'], /^spp-ctl: --command-timeout must be an integer/],
   [['--log-format', 'xml'], /^spp-ctl: --log-format must be one of json, pretty\n/],
+  [['--restore', 'maybe'], /^spp-ctl: --restore must be on, report or off, got "maybe"\n/],
+  [['--journal-keep', '0'], /^spp-ctl: --journal-keep must be/],
 ] as const)
   test(`bad flags (${flags.join(' ')}) exit 2 with the reason and the usage`, async () => {
     const child = spawn(process.execPath, [CLI, ...flags], {

@@ -2,7 +2,7 @@
 // sees it (JSON log lines on stderr); and the shipped bundle's pretty logs with no node_modules.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -70,6 +70,10 @@ test('on a pipe the demo’s logs are JSON lines on stderr, and its text alone i
     assert.ok(logs.some((l) => l.msg === 'process identified'))
     assert.is(logs.at(-1)?.msg, 'controller stopped')
     assert.not.match(stdout, /"level"|INFO/)
+    // A fresh temporary state directory, removed at exit.
+    const dir = /it remembers in (\S+spp-ctl-demo-\w+)\./.exec(stdout)?.[1]
+    assert.ok(dir, stdout)
+    assert.not.ok(existsSync(dir), `${dir} is left behind`)
   } finally {
     child.kill('SIGKILL')
   }
@@ -77,7 +81,8 @@ test('on a pipe the demo’s logs are JSON lines on stderr, and its text alone i
 
 test('the bundle alone (no node_modules) writes pretty logs when asked, to the last line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-dist-'))
-  const args = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-format', 'pretty']
+  const args = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--state-dir', 'none']
+  args.push('--log-format', 'pretty')
   try {
     cpSync(dist, dir, { recursive: true })
     const child = spawn(process.execPath, [join(dir, 'cli.js'), ...args], { stdio: 'pipe' })

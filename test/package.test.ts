@@ -61,6 +61,7 @@ test('the systemd unit starts the installed command and does not restart it afte
   assert.match(unit, /^ExecStart=\/\S+\/spp-ctl( |$)/m)
   assert.match(unit, /^Restart=on-failure$/m)
   assert.match(unit, /^RestartPreventExitStatus=2$/m, 'exit 2 is what bad flags give (cli.test)')
+  assert.match(unit, /^StateDirectory=spp-ctl$/m, 'the default --state-dir under systemd')
 })
 
 test.run()

@@ -1,33 +1,72 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CLIENT_ID_PATTERN } from '../src/protocol/tokens.ts'
 import { registrations, withHarness } from './helpers/harness.ts'
 import { primary2020, scriptedPeer, spaced2020 } from './helpers/peer-2020.ts'
 
-// Every `curl -s [-X METHOD] URL [-d 'BODY']` line of the README, run in order against the demo's
-// processes. A following `# command error: ...` line is the expected 400; a following `# {...}` or
-// `# [...]` line without an ellipsis is the exact JSON answer; anything else must succeed.
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8').split('\n')
-// Lines between these markers run against scripted 2020-era processes instead.
-const from2020 = README.indexOf('<!-- 2020 examples -->')
-const to2020 = README.indexOf('<!-- /2020 examples -->')
+// Every `curl -s [-X METHOD] URL [-d 'BODY']` line of the README's quick start, and then of the
+// reference under docs/ in the README's order, run in order against the demo's processes. A following
+// `# command error: ...` line is the expected 400; a following `# {...}` or `# [...]` line without an
+// ellipsis is the exact JSON answer; anything else must succeed.
+const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8')
+const README = read('README.md')
+/** The reference pages, in the order the README's table links them. */
+const PAGES = [...README.matchAll(/^\| \[[^\]]+\]\((docs\/[\w-]+\.md)\)/gm)].map((m) => m[1]!)
+const DOCS = PAGES.flatMap((page) => read(page).split('\n'))
 const CURL = /^curl -s (?:-X (\w+) )?http:\/\/localhost:7777(\S+)(?: -d '([^']*)')?/
-const examples = README.flatMap((line, i) => {
-  const match = CURL.exec(line)
-  if (!match) return []
-  const next = README[i + 1] ?? ''
-  return [
-    {
-      line,
-      method: match[1] ?? 'GET',
-      path: match[2]!,
-      body: match[3],
-      expected: next.startsWith('# ') && !next.includes('...') ? next.slice(2) : undefined,
-      era2020: i > from2020 && i < to2020,
-    },
-  ]
-})
+/** The curl examples of some lines; those between the 2020 markers run against 2020 processes. */
+const examplesOf = (lines: string[]) => {
+  const from2020 = lines.indexOf('<!-- 2020 examples -->')
+  const to2020 = lines.indexOf('<!-- /2020 examples -->')
+  return lines.flatMap((line, i) => {
+    const match = CURL.exec(line)
+    if (!match) return []
+    const next = lines[i + 1] ?? ''
+    return [
+      {
+        line,
+        method: match[1] ?? 'GET',
+        path: match[2]!,
+        body: match[3],
+        expected: next.startsWith('# ') && !next.includes('...') ? next.slice(2) : undefined,
+        era2020: i > from2020 && i < to2020 && from2020 >= 0,
+      },
+    ]
+  })
+}
+const examples = examplesOf(DOCS)
+const DEMO = [
+  { kind: 'primary' as const },
+  { kind: 'nfv' as const, clientId: 1 },
+  { kind: 'vf' as const, clientId: 2 },
+  { kind: 'mirror' as const, clientId: 3 },
+]
+
+/** Runs examples in order; each answers as shown. */
+const runAll = async (
+  h: {
+    api: (
+      m: string,
+      p: string,
+      b?: string,
+    ) => Promise<{ status: number; text: string; json(): unknown }>
+  },
+  lines: typeof examples,
+) => {
+  for (const { line, method, path, body, expected } of lines) {
+    const r = await h.api(method, path, body)
+    if (expected?.startsWith('command error:')) {
+      assert.is(r.status, 400, line)
+      assert.is(r.text, expected, line)
+    } else {
+      assert.ok(r.status === 200 || r.status === 204, `${line}: ${r.status} ${r.text}`)
+      if (expected) assert.equal(r.json(), JSON.parse(expected), line)
+    }
+  }
+}
 
 /** The 2020 examples, in order, against a 2020 primary, vf 2, mirror 3 and pcap 4. */
 const run2020 = (lines: typeof examples) =>
@@ -49,59 +88,75 @@ const run2020 = (lines: typeof examples) =>
     }
   })
 
-test('the README shows a curl example for every endpoint, and each answers as shown', () =>
-  withHarness(
-    [
-      { kind: 'primary' },
-      { kind: 'nfv', clientId: 1 },
-      { kind: 'vf', clientId: 2 },
-      { kind: 'mirror', clientId: 3 },
-    ],
-    async (h) => {
-      assert.ok(examples.length >= 30, `${examples.length} examples`)
-      assert.ok(from2020 > 0 && to2020 > from2020, 'the 2020 examples are marked')
-      const old = examples.filter((e) => !e.era2020)
-      for (const { line, method, path, body, expected } of old) {
-        const r = await h.api(method, path, body)
-        if (expected?.startsWith('command error:')) {
-          assert.is(r.status, 400, line)
-          assert.is(r.text, expected, line)
-        } else {
-          assert.ok(r.status === 200 || r.status === 204, `${line}: ${r.status} ${r.text}`)
-          if (expected) assert.equal(r.json(), JSON.parse(expected), line)
-        }
-      }
-      await run2020(examples.filter((e) => e.era2020))
-      // API routes only: the pages and their files (/, /docs, /ui/*, /docs/*) are not API routes;
-      // the README names the pages in prose, checked below.
-      const routes = new Set(
-        h.controller.app.routes
-          .filter((r) => r.method !== 'ALL')
-          .filter((r) => /^\/(?:v1\/|metrics$|openapi\.json$)/.test(r.path))
-          .map((r) => `${r.method} ${r.path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')}`),
-      )
-      const shown = new Set(
-        examples.map(
-          ({ method, path }) =>
-            `${method} ${path
-              .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
-              .replace(/port_id\/\d+/, 'port_id/:port_id')
-              .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
-              .replace(/(components\/)[^/]+/, '$1:name')}`,
-        ),
-      )
-      assert.match(
-        README.join('\n'),
-        /curl -sN http:\/\/localhost:7777\/v1\/events/,
-        'the event stream is shown (it never ends, so it is not run here)',
-      )
-      assert.ok(routes.has('GET /openapi.json') && routes.has('GET /metrics'))
-      assert.match(README.join('\n'), /http:\/\/localhost:7777\/ /, 'the page is named')
-      assert.match(README.join('\n'), /http:\/\/localhost:7777\/docs/, 'the docs are named')
-      for (const route of routes)
-        if (route !== 'GET /v1/events')
-          assert.ok(shown.has(route), `no README example for ${route}`)
-    },
-  ))
+test("the README's quick start answers as it says, on a fresh demo", () =>
+  withHarness(DEMO, async (h) => {
+    const quick = examplesOf(README.split('\n'))
+    assert.ok(quick.length >= 3, `${quick.length} quick-start examples`)
+    await runAll(h, quick)
+    const nfv = await h.api('GET', '/v1/nfvs/1')
+    assert.equal(nfv.json(), {
+      'client-id': 1,
+      status: 'Running',
+      ports: ['phy:0', 'phy:1', 'ring:0'],
+      patches: [{ src: 'phy:0', dst: 'ring:0' }],
+    })
+    assert.match(README, /http:\/\/localhost:7777\/ /, 'the page is named')
+    assert.match(README, /http:\/\/localhost:7777\/docs/, 'the docs are named')
+    for (const page of PAGES) assert.ok(page.startsWith('docs/'), page)
+    assert.ok(PAGES.includes('docs/rest-api.md'), 'the reference links the REST API')
+  }))
+
+// The examples of Remembering and restoring need a controller that remembers.
+const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-readme-'))
+test.after(() => rmSync(stateDir, { recursive: true, force: true }))
+const remembering = (body: Parameters<typeof withHarness>[1]) =>
+  withHarness(DEMO, body, { stateDir })
+
+test('the reference shows a curl example for every endpoint, and each answers as shown', () =>
+  remembering(async (h) => {
+    assert.ok(examples.length >= 30, `${examples.length} examples`)
+    assert.ok(
+      examples.some((e) => e.era2020),
+      'the 2020 examples are marked',
+    )
+    await runAll(
+      h,
+      examples.filter((e) => !e.era2020),
+    )
+    await run2020(examples.filter((e) => e.era2020))
+    // API routes only: the pages and their files (/, /docs, /ui/*, /docs/*) are not API routes.
+    const routes = new Set(
+      h.controller.app.routes
+        .filter((r) => r.method !== 'ALL')
+        .filter((r) => /^\/(?:v1\/|metrics$|openapi\.json$)/.test(r.path))
+        .map((r) => `${r.method} ${r.path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')}`),
+    )
+    const shown = new Set(
+      examples.map(
+        ({ method, path }) =>
+          `${method} ${path
+            .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
+            .replace(/port_id\/\d+/, 'port_id/:port_id')
+            .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
+            .replace(/(components\/)[^/]+/, '$1:name')
+            .replace(/(desired\/)[a-z]+/, '$1:kind')}`,
+      ),
+    )
+    assert.match(
+      DOCS.join('\n'),
+      /curl -sN http:\/\/localhost:7777\/v1\/events/,
+      'the event stream is shown (it never ends, so it is not run here)',
+    )
+    // The journal needs a state directory (a harness has none: 404): shown, quoted, not run.
+    assert.match(
+      DOCS.join('\n'),
+      /curl -s 'http:\/\/localhost:7777\/v1\/journal\?/,
+      'the journal is shown',
+    )
+    assert.ok(routes.has('GET /openapi.json') && routes.has('GET /metrics'))
+    for (const route of routes)
+      if (route !== 'GET /v1/events' && route !== 'GET /v1/journal')
+        assert.ok(shown.has(route), `no example for ${route}`)
+  }))
 
 test.run()

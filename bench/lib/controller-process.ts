@@ -60,6 +60,9 @@ export async function startControllerProcess(
     String(secondaryPort),
     '-a',
     String(apiPort),
+    // Nothing remembered unless a case asks: the home's state directory is not the bench's to
+    // write, and what one run left would be restored at the start of the next.
+    ...(extraArgs.includes('--state-dir') ? [] : ['--state-dir', 'none']),
     ...extraArgs,
   ]
   const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {

@@ -27,7 +27,7 @@ export async function measureStartup(how: keyof typeof COMMANDS, runs: number): 
     const start = performance.now()
     const child = spawn(
       process.execPath,
-      [...COMMANDS[how], '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0'],
+      [...COMMANDS[how], '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--state-dir', 'none'],
       { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
     )
     const lines = createInterface({ input: child.stderr })

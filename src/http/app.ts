@@ -9,14 +9,18 @@ import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
+import type { Store } from '../store/store.ts'
 import { createApplier } from '../topology/apply.ts'
+import { Memory } from '../topology/memory.ts'
+import { startRestorer, type RestoreMode, type RestoreOutcome } from '../topology/restore.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
 import { notFound, onError } from './errors.ts'
 import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
+import { recordChanges } from './record-changes.ts'
 import { requestIdSource } from './request-id.ts'
-import { mount, type EventStreamOptions } from './route.ts'
+import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
 
@@ -33,6 +37,10 @@ export type AppOptions = {
   sysfsCpu?: string
   /** Who may do what (--auth-file, --allow-read-anonymous); without clients, anyone may. */
   access?: Omit<AuthenticateOptions, 'publicPaths'>
+  /** The state directory's store (none with --state-dir none), --restore, and restores counted. */
+  remember?: { store: Store; mode: RestoreMode; onRestore: (outcome: RestoreOutcome) => void }
+  /** The change journal GET /v1/journal reads (the store); without it, that answers 404. */
+  journal?: JournalSource
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -75,7 +83,8 @@ export function createApp(options: AppOptions) {
     }
   })
   // The page, the docs and the API's description carry no data: a browser loads them without a token.
-  app.use(authenticate({ ...options.access, publicPaths: [...UI_PATHS, '/openapi.json'] }))
+  const publicPaths = [...UI_PATHS, '/openapi.json']
+  app.use(authenticate({ ...options.access, publicPaths, onRefused: metrics.observeAuthRefused }))
   app.use(
     methodNotAllowed({
       app,
@@ -83,20 +92,42 @@ export function createApp(options: AppOptions) {
         c.text('Method not allowed.', 405, { Allow: methods.join(',') }),
     }),
   )
-  // Plan/apply steps go through the app itself, so each is checked like a client's request.
+  // Every change is remembered, and journaled, before its answer goes out.
+  const { remember } = options
+  const memory = remember && new Memory(remember.store, registry, log)
+  if (memory) app.use(recordChanges({ memory }))
+  // Plan/apply steps go through the app itself, so each is checked like a client's request; an
+  // apply plans once the restores under way are over.
   const applier = createApplier({
     registry,
     hub,
     dispatch: (path, init) => app.request(path, init),
+    settled: async () => memory?.settled(),
   })
+  // So do a restore's, as the principal `restore` (with the id of a POST that asked for it).
+  const restorer =
+    remember &&
+    startRestorer({
+      registry,
+      memory: memory!,
+      hub,
+      log,
+      mode: remember.mode,
+      onOutcome: remember.onRestore,
+      dispatch: (path, init, request) =>
+        app.request(path, init, { principal: { kind: 'restore', request } }),
+    })
   const deps = {
     registry,
-    processes: processesOf(registry),
+    processes: processesOf(registry, memory),
+    memory,
+    restorer,
     hub,
     metrics,
     events,
     present: presenters(nfvStatus),
     applier,
+    journal: options.journal ?? remember?.store,
     sysfsCpu: options.sysfsCpu ?? '/sys/devices/system/cpu',
     openApiJson: openApiJson(),
   }

@@ -9,6 +9,7 @@ export type Principal =
   | { kind: 'token'; name: string; scope: Scope }
   | { kind: 'local' } // over --api-socket: the host's administrator
   | { kind: 'apply'; apply: string } // a step of the apply with this request id
+  | { kind: 'restore'; request?: string } // a restore's step: on reconnection, or POST .../restore
   | { kind: 'anonymous'; peer: string }
 
 declare module 'hono' {
@@ -18,15 +19,19 @@ declare module 'hono' {
   }
 }
 
-/** A principal in one word or two: `ops`, `local`, `apply 4k2j-7`, `anonymous 10.0.0.9:51234`. */
+/** A principal in one word or two: `ops`, `local`, `apply 4k2j-7`, `restore`, `anonymous 10.0.0.9:51234`. */
 export function describePrincipal(p: Principal): string {
   if (p.kind === 'token') return p.name
   if (p.kind === 'local') return 'local'
+  if (p.kind === 'restore') return p.request === undefined ? 'restore' : `restore ${p.request}`
   return p.kind === 'apply' ? `apply ${p.apply}` : `anonymous ${p.peer}`
 }
 
-/** What the node server under the app passes: the unix socket's server adds `local`. */
-export type ServerBindings = Partial<HttpBindings> & { local?: boolean }
+/**
+ * What the node server under the app passes: the unix socket's server adds `local`; a request the
+ * controller sends itself (`app.request`) may name its principal (a restore does).
+ */
+export type ServerBindings = Partial<HttpBindings> & { local?: boolean; principal?: Principal }
 
 export type AuthenticateOptions = {
   /** The clients of --auth-file; without it, every request is served (as SPP's controller did). */
@@ -35,7 +40,12 @@ export type AuthenticateOptions = {
   allowReadAnonymous?: boolean
   /** GET paths anyone may load: the page and the docs, which carry no data of their own. */
   publicPaths: readonly string[]
+  /** Told of each request refused for its token (counted in /metrics). */
+  onRefused?: (code: AuthRefusal) => void
 }
+
+/** Why a request was refused for its token: none, one no client has, or too small a scope. */
+export type AuthRefusal = 'TOKEN_MISSING' | 'TOKEN_UNKNOWN' | 'SCOPE_MISSING'
 
 const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i
 
@@ -46,13 +56,19 @@ const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i
  * local administrator's; a request without a node socket under it is a step the applier sends
  * through the app (`app.request`), already authorised as the apply it belongs to.
  */
-export function authenticate({ clients, allowReadAnonymous, publicPaths }: AuthenticateOptions) {
+export function authenticate(options: AuthenticateOptions) {
+  const { clients, allowReadAnonymous, publicPaths, onRefused } = options
   const open = new Set(publicPaths)
+  const refuse = (code: AuthRefusal, message: string) => {
+    onRefused?.(code)
+    return new ControllerError(code, message)
+  }
   return async function authenticateRequest(c: Context, next: () => Promise<void>) {
     const node = c.env as ServerBindings | undefined
     const socket = node?.incoming?.socket
     if (!node?.incoming) {
-      c.set('principal', { kind: 'apply', apply: c.get('requestId').replace(/\.\d+$/, '') })
+      const apply = c.get('requestId').replace(/\.\d+$/, '')
+      c.set('principal', node?.principal ?? { kind: 'apply', apply })
     } else if (node.local) {
       c.set('principal', { kind: 'local' })
     } else {
@@ -63,27 +79,20 @@ export function authenticate({ clients, allowReadAnonymous, publicPaths }: Authe
         const header = node.incoming.headers.authorization
         const token = header === undefined ? undefined : BEARER.exec(header)?.[1]
         if (header === undefined && reading && allowReadAnonymous) return next()
-        if (token === undefined) throw missing()
+        if (token === undefined) throw refuse('TOKEN_MISSING', MISSING)
         const client = findClient(clients, token)
-        if (!client) throw unknown()
+        if (!client) throw refuse('TOKEN_UNKNOWN', UNKNOWN)
         c.set('principal', { kind: 'token', name: client.name, scope: client.scope })
-        if (!reading && client.scope !== 'write') throw tooSmall(c, client)
+        if (!reading && client.scope !== 'write') throw refuse('SCOPE_MISSING', tooSmall(c, client))
       }
     }
     await next()
   } satisfies MiddlewareHandler
 }
 
-const missing = () =>
-  new ControllerError(
-    'TOKEN_MISSING',
-    'A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).',
-  )
+const MISSING =
+  'A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).'
 // Never the token itself, not even cut: a near-miss of a real token is still a secret.
-const unknown = () =>
-  new ControllerError('TOKEN_UNKNOWN', 'The bearer token is not one this controller knows.')
+const UNKNOWN = 'The bearer token is not one this controller knows.'
 const tooSmall = (c: Context, client: Client) =>
-  new ControllerError(
-    'SCOPE_MISSING',
-    `${c.req.method} needs a token of scope write; the token of ${client.name} has scope ${client.scope}.`,
-  )
+  `${c.req.method} needs a token of scope write; the token of ${client.name} has scope ${client.scope}.`

@@ -20,12 +20,14 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   TOPOLOGY_CHANGED: 412,
   BODY_TOO_LARGE: 413,
   PLAN_REFUSED: 422,
+  NOTHING_REMEMBERED: 404,
   CLIENT_GONE: 499 as ContentfulStatusCode, // nginx's code for it: counted as a client outcome
   REPLY_TIMEOUT: 500,
   PROCESS_UNRESPONSIVE: 500,
   CONNECTION_CLOSED: 500,
   BAD_REPLY: 500,
   INTERNAL: 500,
+  COMMIT_FAILED: 500,
   QUEUE_FULL: 503,
   PROCESS_UNAVAILABLE: 503,
 }

@@ -1,10 +1,11 @@
 // The API as OpenAPI 3.1 (GET /openapi.json), built from the route tables and the valibot schemas
 // the routes validate with.
 import { toJsonSchema } from '@valibot/to-json-schema'
-import type { GenericSchema } from 'valibot'
+import type { GenericSchema, ObjectEntries, ObjectSchema } from 'valibot'
 import { ComponentName } from '../protocol/tokens.ts'
 import { rows, type Operation } from './route.ts'
 import { ROUTES } from './routes/all.ts'
+import { UI_PATHS } from './ui-routes.ts'
 
 export type { Operation }
 /** Every operation the app serves, one row per method and path (static files aside). */
@@ -26,6 +27,10 @@ const text = (description: string) => ({
 /** Every path parameter of every route: a route whose parameter is missing here fails the build. */
 const PARAMETERS: Record<string, { schema: object; description: string }> = {
   client_id: { schema: { type: 'integer' }, description: 'the client id of the process' },
+  kind: {
+    schema: { type: 'string', enum: ['nfvs', 'vfs', 'mirrors'] },
+    description: 'a section of the remembered document',
+  },
   name: { schema: schema(ComponentName), description: 'a component name' },
   port_id: {
     schema: { type: 'integer', minimum: 0, maximum: 255 },
@@ -41,10 +46,36 @@ const parameter = (path: string, name: string) => {
   if (!described) throw new Error(`openapi: path parameter {${name}} of ${path} is not described`)
   return { name, in: 'path', required: true, ...described }
 }
+/** An object schema's entries as optional query parameters, each described by its own pipe. */
+const queryParameters = (query: GenericSchema) =>
+  Object.entries((query as ObjectSchema<ObjectEntries, undefined>).entries).map(([name, s]) => {
+    const { description, ...json } = schema(s) as { description?: string }
+    return { name, in: 'query', required: false, description, schema: json }
+  })
 const TAGS = (path: string) => /^\/v1\/(\w+)/.exec(path)?.[1] ?? 'pages'
 
-function operation({ path, summary, body, example, success, command, errors }: Operation) {
-  const params = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => parameter(path, name!))
+/** With --auth-file: a token from `spp-ctl auth add`, which swagger-ui's Authorize button takes. */
+const SECURITY_SCHEMES = {
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A token from `spp-ctl auth add`, needed when the controller runs with --auth-file (with ' +
+      '--allow-read-anonymous, GETs need none). Scope read: every GET; write: everything.',
+  },
+}
+// The GETs anyone may make (the pages and this document), as the app's authenticate has them.
+const PUBLIC = new Set([...UI_PATHS, '/openapi.json'])
+/** The scope an operation needs (OpenAPI 3.1 lets a bearer requirement name it), or none. */
+const security = (method: string, path: string) =>
+  method === 'get' && PUBLIC.has(path) ? [] : [{ bearer: [method === 'get' ? 'read' : 'write'] }]
+
+function operation(op: Operation) {
+  const { method, path, summary, body, query, example, success, command, errors } = op
+  const params: object[] = [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) =>
+    parameter(path, name!),
+  )
+  if (query) params.push(...queryParameters(query))
   const responses: Record<string, object> = {}
   if (success === 204) responses['204'] = { description: 'Done' }
   else if (success === 'openapi')
@@ -64,7 +95,7 @@ function operation({ path, summary, body, example, success, command, errors }: O
       (body ? 'The body is invalid (the text names the field); nothing was sent. ' : '') +
         (command ? 'Or the process rejected the command: `command error: ...`.' : ''),
     )
-  if (params.some((p) => p.name === 'client_id'))
+  if (path.includes('{client_id}'))
     responses['404'] = text('No process of this kind is connected with this client id')
   if (body) responses['413'] = text('The body is over the size limit')
   if (command)
@@ -74,6 +105,7 @@ function operation({ path, summary, body, example, success, command, errors }: O
   return {
     summary,
     tags: [TAGS(path)],
+    security: security(method, path),
     ...(params.length ? { parameters: params } : {}),
     ...(body
       ? {
@@ -103,6 +135,7 @@ export function openApiDocument(operations: Operation[] = OPERATIONS) {
         "SPP's REST API. Errors are text/plain; any known path answers 405 with Allow for another method.",
     },
     paths,
+    components: { securitySchemes: SECURITY_SCHEMES },
   }
 }
 

@@ -8,6 +8,8 @@ import type { Registry } from '../actors/registry.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Capability, Caps } from '../protocol/release.ts'
 import { portNeeds, type PortUse } from '../protocol/tokens.ts'
+import type { Memory } from '../topology/memory.ts'
+import { recording } from './record-changes.ts'
 import { check, readRecord } from './validate.ts'
 
 /**
@@ -20,8 +22,8 @@ function clientGone(c: Context): (() => boolean) | undefined {
   return () => outgoing.destroyed && !outgoing.writableFinished
 }
 
-/** Finding processes on behalf of requests. */
-export function processesOf(registry: Registry) {
+/** Finding processes on behalf of requests; with `memory`, their changes are remembered. */
+export function processesOf(registry: Registry, memory?: Memory) {
   return {
     /** The primary, or the secondary of this kind the request's `client_id` names (404 if none). */
     find(c: Context, kind: ProcessKind): ProcessHandle {
@@ -29,7 +31,9 @@ export function processesOf(registry: Registry) {
         kind,
         kind === 'primary' ? undefined : Number(c.req.param('client_id')),
       )
-      return processHandle(registry, entry, { requestId: c.get('requestId'), left: clientGone(c) })
+      const options = { requestId: c.get('requestId'), left: clientGone(c) }
+      const handle = processHandle(registry, entry, options)
+      return memory ? recording(c, handle, memory) : handle
     },
   }
 }

@@ -5,7 +5,10 @@ import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
+import type { Store } from '../store/store.ts'
 import type { Applier } from '../topology/apply.ts'
+import type { Memory } from '../topology/memory.ts'
+import type { Restorer } from '../topology/restore.ts'
 import type { Presenters } from './present.ts'
 import type { Processes } from './processes.ts'
 
@@ -19,6 +22,8 @@ export type Operation = {
   path: string
   summary: string
   body?: GenericSchema
+  /** The query parameters: an object schema, each entry one optional parameter. */
+  query?: GenericSchema
   /** A body that works against `npm run demo`: what "try it out" starts from. */
   example?: object
   success: Success
@@ -41,11 +46,19 @@ export type Deps = {
   present: Presenters
   /** Plans and applies topologies, one apply at a time, through the app itself. */
   applier: Applier
+  /** What the controller remembers, and its restores (absent with --state-dir none). */
+  memory?: Memory
+  restorer?: Restorer
+  /** The change journal (GET /v1/journal), absent when the controller keeps no state. */
+  journal?: JournalSource
   /** Where the cpus are described (/sys/devices/system/cpu). */
   sysfsCpu: string
   /** GET /openapi.json, serialised once. */
   openApiJson: () => string
 }
+
+/** Where the journal is read: the store, or anything that answers its queries. */
+export type JournalSource = Pick<Store, 'journalQuery'>
 
 /** An operation and the handler that serves it. */
 export type Route = Operation & {

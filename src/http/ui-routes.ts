@@ -28,6 +28,13 @@ const FILES: Record<string, () => string> = {
   '/ui/counters.js': () => join(UI, 'counters.js'),
   '/ui/rates.js': () => join(UI, 'rates.js'),
   '/ui/poll.js': () => join(UI, 'poll.js'),
+  '/ui/drift.js': () => join(UI, 'drift.js'),
+  '/ui/follow.js': () => join(UI, 'follow.js'),
+  '/ui/event-stream.js': () => join(UI, 'event-stream.js'),
+  '/ui/read.js': () => join(UI, 'read.js'),
+  '/ui/token-form.js': () => join(UI, 'token-form.js'),
+  '/ui/token-store.js': () => join(UI, 'token-store.js'),
+  '/ui/journal.js': () => join(UI, 'journal.js'),
   '/ui/vendor/cytoscape.mjs': () => join(mainDir('cytoscape'), 'cytoscape.esm.min.mjs'),
   '/ui/vendor/cytoscape-dagre.mjs': () =>
     join(mainDir('cytoscape-dagre'), 'cytoscape-dagre.min.mjs'),

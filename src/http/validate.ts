@@ -42,6 +42,8 @@ declare module 'hono' {
   interface ContextVariableMap {
     /** Larger request bodies are refused with 413 (set once per request by the app). */
     maxBodyBytes: number
+    /** The request's body as read (readRecord), for the journal. */
+    requestBody?: Record<string, unknown>
   }
 }
 
@@ -115,8 +117,15 @@ export async function readJson<S extends v.GenericSchema>(
 
 /** The request body as a JSON object, whatever its Content-Type says, not checked further. */
 export async function readRecord(c: Context): Promise<Record<string, unknown>> {
+  const body = await readOptionalRecord(c)
+  if (body === undefined) throw invalid('request body is empty: expected a JSON object')
+  return body
+}
+
+/** The request body as a JSON object, or undefined when it is empty. */
+export async function readOptionalRecord(c: Context): Promise<Record<string, unknown> | undefined> {
   const text = await readText(c)
-  if (text.trim() === '') throw invalid('request body is empty: expected a JSON object')
+  if (text.trim() === '') return undefined
   let body: unknown
   try {
     body = JSON.parse(text)
@@ -124,5 +133,6 @@ export async function readRecord(c: Context): Promise<Record<string, unknown>> {
     throw invalid('request body is not valid JSON')
   }
   if (!isRecord(body)) throw invalid('request body must be a JSON object')
+  c.set('requestBody', body)
   return body
 }

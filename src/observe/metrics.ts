@@ -6,6 +6,7 @@ import type { ProcessEntry, Registry } from '../actors/registry.ts'
 import type { PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
 import { primaryCommands } from '../protocol/kinds/primary.ts'
 import type { Result } from '../protocol/result.ts'
+import { authRefusedCounter } from './auth-metrics.ts'
 
 /** Why a guard closed a connection (see src/http/connection-guard.ts, --allow-peers). */
 export type DropReason = 'timeout' | 'evicted' | 'refused' | 'peer'
@@ -67,6 +68,7 @@ export function createMetrics(processes: Registry) {
     labelNames: ['listener', 'reason'],
     registers,
   })
+  const authRefused = authRefusedCounter(registers)
   new Gauge({
     name: 'spp_processes',
     help: 'Identified processes connected now, by kind and SPP era (18.11 or 2020)',
@@ -189,6 +191,8 @@ export function createMetrics(processes: Registry) {
     observeDropped(listener: 'api' | 'primary' | 'secondary', reason: DropReason) {
       dropped.inc({ listener, reason })
     },
+    /** A request refused for its token: TOKEN_MISSING, TOKEN_UNKNOWN or SCOPE_MISSING. */
+    observeAuthRefused: authRefused,
   }
 }
 

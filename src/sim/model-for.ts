@@ -20,15 +20,16 @@ export const isJsonKind = (kind: SimKind) => kind === 'vf' || kind === 'mirror' 
 /** The model for one process; spp_pcap did not exist in 18.11, so it always plays 2020. */
 export function modelFor(
   kind: SimKind,
-  { era = '18.11', clientId, phyQueues }: { era?: SimEra; clientId?: number; phyQueues?: number[] },
+  options: { era?: SimEra; clientId?: number; phyQueues?: number[]; cores?: number[] },
 ): SimModel {
+  const { era = '18.11', clientId, phyQueues, cores } = options
   if (kind === 'pcap') return new PcapModel({ clientId })
   if (era === '2020') {
     if (kind === 'primary') return new Primary2020Model({ phyQueues })
     if (kind === 'nfv') return new Nfv2020Model({ clientId, phyQueues })
-    return new VfModel({ kind, clientId, phyQueues, rules: RULES_2020 })
+    return new VfModel({ kind, clientId, phyQueues, cores, rules: RULES_2020 })
   }
   if (kind === 'primary') return new PrimaryModel()
   if (kind === 'nfv') return new NfvModel({ clientId })
-  return new VfModel({ kind, clientId, rules: RULES_18_11 })
+  return new VfModel({ kind, clientId, cores, rules: RULES_18_11 })
 }

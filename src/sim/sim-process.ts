@@ -12,6 +12,8 @@ export type SimOptions = {
   clientId?: number
   /** 2020 only: queues of each physical port (default two ports of one queue). */
   phyQueues?: number[]
+  /** vf, mirror: worker cores (default 2-5). */
+  cores?: number[]
   host?: string
   port: number
   /** vf, mirror and pcap read their socket once per poll (1000 ms in SPP 18.11); 0 answers at once. */

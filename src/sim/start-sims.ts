@@ -4,7 +4,14 @@ import type { Faults } from './faults.ts'
 import { SimProcess } from './sim-process.ts'
 
 /** One process to start; `era` overrides the target's. */
-export type SimSpec = { kind: SimKind; clientId?: number; era?: SimEra; phyQueues?: number[] }
+export type SimSpec = {
+  kind: SimKind
+  clientId?: number
+  era?: SimEra
+  phyQueues?: number[]
+  /** vf, mirror: worker cores (default 2-5). */
+  cores?: number[]
+}
 export type SimTarget = {
   host?: string
   /** The SPP release every process plays unless its spec says otherwise (default 18.11). */
@@ -19,12 +26,13 @@ export type SimTarget = {
 /** Starts simulated processes against a controller; resolves once each has connected. */
 export async function startSims(specs: SimSpec[], target: SimTarget): Promise<SimProcess[]> {
   const sims = specs.map(
-    ({ kind, clientId, era, phyQueues }) =>
+    ({ kind, clientId, era, phyQueues, cores }) =>
       new SimProcess({
         kind,
         era: era ?? target.era,
         clientId,
         phyQueues,
+        cores,
         host: target.host,
         port: kind === 'primary' ? target.primaryPort : target.secondaryPort,
         pollMs: target.pollMs,

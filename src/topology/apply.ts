@@ -1,11 +1,12 @@
-// The applier: plans against a fresh read, then runs each step through the app's own REST routes.
+// The applier: plans against a fresh read, then runs the steps through the app's own REST routes.
 import type { Registry } from '../actors/registry.ts'
 import { ControllerError } from '../errors.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { DesiredDocument } from './document.ts'
 import { ifMatchHolds, topologyEtag } from './etag.ts'
-import { plan, type Plan, type Step } from './plan.ts'
+import { plan, type Plan } from './plan.ts'
 import { readTopology } from './read-topology.ts'
+import { runSteps, type Done, type Failed, type Numbered } from './run-steps.ts'
 
 /**
  * Sends one request to the app itself (`app.request`), so each step is checked like a client's.
@@ -13,12 +14,16 @@ import { readTopology } from './read-topology.ts'
  */
 export type Dispatch = (path: string, init: RequestInit) => Response | Promise<Response>
 
-type Done = Step & { status: number; ms: number }
-/** A step that failed: its own status and error code, what it said, and the steps done before it. */
+/**
+ * Steps that failed: the first one's status, and every failure with its own status and error
+ * code; the steps done, and those skipped after their process failed (no rollback).
+ */
 export type StepFailed = {
   status: number
-  failed: Step & { number: number; status: number; code: string | null; error: string }
+  failed: Failed
+  failures: Failed[]
   done: Done[]
+  skipped: Numbered[]
 }
 /** Every step done. */
 export type Applied = { done: Done[]; summary: Plan['summary']; ms: number }
@@ -28,10 +33,13 @@ export function createApplier({
   registry,
   hub,
   dispatch,
+  settled = async () => {},
 }: {
   registry: Registry
   hub: EventHub
   dispatch: Dispatch
+  /** Resolves when no restore is under way: its steps would change the state an apply plans from. */
+  settled?: () => Promise<void>
 }) {
   let running = false
 
@@ -46,6 +54,7 @@ export function createApplier({
   }
 
   async function run(desired: DesiredDocument, requestId: string, ifMatch?: string) {
+    await settled()
     const { etag, plan: planned } = await planFor(desired, requestId)
     if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etag))
       throw new ControllerError(
@@ -54,43 +63,33 @@ export function createApplier({
       )
     const { steps, summary } = planned
     const total = steps.length
-    const started = performance.now()
-    const done: Done[] = []
-    for (const [i, step] of steps.entries()) {
-      const number = i + 1
-      const begun = performance.now()
-      const response = await dispatch(step.path, {
-        method: step.method,
-        headers: { 'Content-Type': 'application/json', 'X-Request-Id': `${requestId}.${number}` },
-        body: step.body === undefined ? undefined : JSON.stringify(step.body),
-      })
-      const ms = Math.round(performance.now() - begun)
-      const { method, path, why } = step
-      const report = { apply: requestId, number, total, method, path, why, ms }
-      const { status } = response
-      if (response.ok) {
-        await response.body?.cancel()
-        hub.publish('apply.step', { ...report, outcome: 'done' })
-        done.push({ ...step, status, ms })
-        continue
-      }
-      const error = await response.text()
-      const code = response.headers.get('X-Error-Code')
-      hub.publish('apply.step', { ...report, outcome: 'failed', status, error })
-      hub.publish('apply.failed', { apply: requestId, number, total, error })
-      const failed: StepFailed = { status, failed: { number, ...step, status, code, error }, done }
-      return failed
+    const run = await runSteps(
+      steps,
+      (step, number) =>
+        dispatch(step.path, {
+          method: step.method,
+          headers: { 'Content-Type': 'application/json', 'X-Request-Id': `${requestId}.${number}` },
+          body: step.body === undefined ? undefined : JSON.stringify(step.body),
+        }),
+      (report) => hub.publish('apply.step', { apply: requestId, ...report }),
+    )
+    const { done, failures, skipped, ms } = run
+    const [failed] = failures
+    if (failed === undefined) {
+      hub.publish('apply.done', { apply: requestId, total, ms })
+      const applied: Applied = { done, summary, ms }
+      return applied
     }
-    const ms = Math.round(performance.now() - started)
-    hub.publish('apply.done', { apply: requestId, total, ms })
-    const applied: Applied = { done, summary, ms }
-    return applied
+    const { number, error } = failed
+    hub.publish('apply.failed', { apply: requestId, number, total, error, failed: failures.length })
+    const result: StepFailed = { status: failed.status, failed, failures, done, skipped }
+    return result
   }
 
   return {
     /** POST /v1/topology/plan: the steps, with the ETag of the state they were planned from. */
     plan: planFor,
-    /** POST /v1/topology/apply: stops at the first failed step, with no rollback. */
+    /** POST /v1/topology/apply: a failed step stops its process's steps, with no rollback. */
     async apply(
       desired: DesiredDocument,
       requestId: string,

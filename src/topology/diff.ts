@@ -2,7 +2,10 @@
 import type { MirrorInfo, NfvInfo, VfInfo } from '../protocol/bodies.ts'
 import type { DesiredDocument } from './document.ts'
 import { componentsOf, entryOf, useText, UNTAGGED, type Component } from './normalize.ts'
+import type { ForwarderState, ForwarderWant } from './plan-forwarder.ts'
 import { wantedNfv } from './plan-nfv.ts'
+import { plansPrimary, wantedPrimary } from './plan-primary.ts'
+import type { Pipe } from './primary-forwarder.ts'
 import type { TopologyDocument } from './read-topology.ts'
 
 const isReadable = <T extends object>(state: T | { error: string } | undefined): state is T =>
@@ -13,6 +16,16 @@ export function renderDiff(live: TopologyDocument, desired: DesiredDocument): st
   const out: string[] = []
   const section = (title: string, lines: string[]) => {
     if (lines.length > 0) out.push(title, ...lines.map((line) => `  ${line}`))
+  }
+  const primary = plansPrimary(desired.primary) && wantedPrimary(live.primary, desired.primary, {})
+  if (primary) {
+    // A pipe is shown with its rings: one over other rings goes and comes.
+    const withRings = (pipes: Pipe[]) => (port: string) => {
+      const pipe = pipes.find(({ id }) => port === `pipe:${id}`)
+      return pipe ? `${port} (rx ring:${pipe.rx}, tx ring:${pipe.tx})` : port
+    }
+    const { live: was, want, livePipes, pipes } = primary
+    section('primary', forwarderLines(was, want, withRings(livePipes), withRings(pipes)))
   }
   for (const [id, wanted] of Object.entries(desired.vfs ?? {})) {
     const state = live.vfs[id]
@@ -41,15 +54,24 @@ export function renderDiff(live: TopologyDocument, desired: DesiredDocument): st
   for (const [id, wanted] of Object.entries(desired.nfvs ?? {})) {
     const state = live.nfvs[id]
     if (!isReadable<NfvInfo>(state)) continue
-    const want = wantedNfv(id, state, wanted, {})
-    const lines = state.status === want.status ? [] : [`~ status ${state.status} -> ${want.status}`]
-    const port = (p: string) => `port ${p}`
-    lines.push(...setLines(state.ports.map(port), want.ports.map(port)))
-    const patch = ({ src, dst }: { src: string; dst: string }) => `patch ${src} -> ${dst}`
-    lines.push(...setLines(state.patches.map(patch), want.patches.map(patch)))
-    section(`nfv ${id}`, lines)
+    section(`nfv ${id}`, forwarderLines(state, wantedNfv(id, state, wanted, {})))
   }
   return out
+}
+
+/** An nfv's or the primary's forwarder: its status, ports (named as given) and patches. */
+function forwarderLines(
+  live: ForwarderState,
+  want: ForwarderWant,
+  wasNamed = (port: string) => port,
+  named = wasNamed,
+): string[] {
+  const lines = live.status === want.status ? [] : [`~ status ${live.status} -> ${want.status}`]
+  const port = (name: (port: string) => string) => (p: string) => `port ${name(p)}`
+  lines.push(...setLines(live.ports.map(port(wasNamed)), want.ports.map(port(named))))
+  const patch = ({ src, dst }: { src: string; dst: string }) => `patch ${src} -> ${dst}`
+  lines.push(...setLines(live.patches.map(patch), want.patches.map(patch)))
+  return lines
 }
 
 /** `- x` for what goes, `+ x` for what comes. */

@@ -12,6 +12,7 @@ import {
   OptionalVlan,
   portId,
 } from '../protocol/tokens.ts'
+import { PrimaryDesired } from './desired-primary.ts'
 
 // Read-only members of an exported document: accepted, never compared. (`error` is what an export
 // shows for a process it could not read; planning for that process is refused until it can be.)
@@ -114,7 +115,7 @@ const MirrorDesired = v.strictObject(
 /** The body of POST /v1/topology/plan and /apply. */
 export const DesiredDocument = v.strictObject(
   {
-    primary: readOnly,
+    primary: v.optional(PrimaryDesired),
     nfvs: v.optional(v.record(ClientId, NfvDesired)),
     vfs: v.optional(v.record(ClientId, VfDesired)),
     mirrors: v.optional(v.record(ClientId, MirrorDesired)),

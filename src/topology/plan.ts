@@ -3,6 +3,7 @@ import type { MirrorInfo, NfvInfo, VfInfo } from '../protocol/bodies.ts'
 import type { DesiredDocument } from './document.ts'
 import { planComponents } from './plan-components.ts'
 import { planNfv } from './plan-nfv.ts'
+import { planPrimary, plansPrimary } from './plan-primary.ts'
 import type { TopologyDocument, Unreadable } from './read-topology.ts'
 import { Refused, type Context, type Phased, type PlanResult } from './steps.ts'
 
@@ -35,6 +36,8 @@ export function plan(live: TopologyDocument, desired: DesiredDocument): PlanResu
     'ring_ports' in primary ? { rings: new Set(primary.ring_ports.map((r) => r.id)) } : {}
   try {
     const phased: Phased[] = []
+    if (plansPrimary(desired.primary))
+      phased.push(...planPrimary(primary, desired.primary, context))
     for (const [id, wanted] of Object.entries(desired.vfs ?? {})) {
       const field = `vfs.${id}`
       const state = liveOf<VfInfo>(live.vfs, 'vf', id, field)

@@ -16,18 +16,17 @@ export type StartApply = (
   signal: AbortSignal,
 ) => Promise<{ events: AsyncIterable<StreamEvent>; response: Promise<Response> }>
 
-type Failure = {
-  failed: {
-    number: number
-    method: string
-    path: string
-    body?: object
-    why: string
-    status: number
-    error: string
-  }
-  done: unknown[]
+type Failed = {
+  number: number
+  method: string
+  path: string
+  body?: object
+  why: string
+  status: number
+  error: string
 }
+/** A failed apply: the first failure, every one (each process stops at its own), the rest. */
+type Failure = { failed: Failed; failures?: Failed[]; done: unknown[]; skipped?: unknown[] }
 
 const BAR = 24
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
@@ -57,6 +56,7 @@ export async function showProgress(
     const { events, response } = await start(id, abort.signal)
     const began = performance.now()
     bar(0)
+    let finished = 0 // steps of different processes end in any order
     const shown = (async () => {
       for await (const { event, data } of events) {
         if (data.apply !== id) continue
@@ -72,7 +72,7 @@ export async function showProgress(
         out(
           `  ${mark} ${String(number).padStart(String(total).length)}/${total}  ${why}  (${seconds(ms)})\n`,
         )
-        bar(number)
+        bar(++finished)
       }
     })().catch(() => undefined) // the stream ends when we abort it
     const answer = await response
@@ -95,12 +95,17 @@ export async function showProgress(
       return 1
     }
     const { failed, done } = failure
-    const body = failed.body === undefined ? '' : ` ${JSON.stringify(failed.body)}`
+    for (const one of failure.failures ?? [failed]) {
+      const body = one.body === undefined ? '' : ` ${JSON.stringify(one.body)}`
+      io.stderr.write(
+        `Failed at step ${one.number}/${total}: ${one.why}\n` +
+          `  ${one.method} ${one.path}${body}\n` +
+          `  -> ${one.status}: ${one.error.trim()}\n`,
+      )
+    }
+    const skipped = failure.skipped?.length ?? 0
     io.stderr.write(
-      `Failed at step ${failed.number}/${total}: ${failed.why}\n` +
-        `  ${failed.method} ${failed.path}${body}\n` +
-        `  -> ${failed.status}: ${failed.error.trim()}\n` +
-        `${done.length} steps were done before it; nothing was rolled back.\n`,
+      `${done.length} steps were done${skipped ? `, ${skipped} skipped` : ''}; nothing was rolled back.\n`,
     )
     return 1
   } finally {

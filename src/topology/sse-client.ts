@@ -3,10 +3,16 @@
 /** One event of the stream; `data` is its JSON payload. */
 export type StreamEvent = { id?: string; event: string; data: Record<string, unknown> }
 
-/** Opens /v1/events; the subscription is active once this resolves (the hub subscribes first). */
-export async function openEventStream(url: string, signal: AbortSignal) {
-  const response = await fetch(`${url}/v1/events`, { signal })
-  if (!response.ok || !response.body) throw new Error(`GET /v1/events: ${response.status}`)
+/**
+ * Opens /v1/events (with `headers`: a token); the subscription is active once this resolves (the
+ * hub subscribes first). A refusal is an error with the controller's text.
+ */
+export async function openEventStream(url: string, signal: AbortSignal, headers = {}) {
+  const response = await fetch(`${url}/v1/events`, { signal, headers })
+  if (!response.ok || !response.body) {
+    const text = await response.text().catch(() => '')
+    throw new Error(`GET /v1/events: ${response.status}: ${text.trim()}`)
+  }
   return parseEvents(response.body.pipeThrough(new TextDecoderStream()))
 }
 

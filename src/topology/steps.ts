@@ -11,6 +11,8 @@ export type Step = {
 }
 /** A step and its place in the design note's order (1 tear down ... 11 start forwarding). */
 export type Phased = { phase: number; step: Step }
+/** The primary's port adds: after every tear-down (6), before a secondary builds on a ring or pipe (7). */
+export const PRIMARY_BUILD = 6.5
 /** The steps in order, and how many of each `action`. */
 export type Plan = { steps: Step[]; summary: Record<string, number> }
 /** A desired state a process would refuse: the document's field and why. */

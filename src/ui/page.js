@@ -1,14 +1,20 @@
 // @ts-check
 // The live topology page: loads /v1/topology, then follows /v1/events and refetches what changed;
 // the primary's counters, which change without events, are read once a period while it is visible.
+// With --auth-file every request carries this tab's token, asked for when the controller refuses.
 // @ts-expect-error served by the controller from node_modules (see src/http/ui-routes.ts)
 import cytoscape from './vendor/cytoscape.mjs'
 // @ts-expect-error served by the controller from node_modules (see src/http/ui-routes.ts)
 import dagre from './vendor/cytoscape-dagre.mjs'
 import { counterRows } from './counters.js'
+import { driftView } from './drift.js'
 import { processSections } from './dom.js'
+import { follow } from './follow.js'
+import { refreshJournal } from './journal.js'
 import { everyWhileVisible } from './poll.js'
 import { record } from './rates.js'
+import { read } from './read.js'
+import { setUpTokenForm } from './token-form.js'
 import { isUnreadable, SECTIONS, structureKey, toElements } from './graph.js'
 import { GRAPH_STYLE } from './graph-style.js'
 
@@ -17,31 +23,14 @@ import { GRAPH_STYLE } from './graph-style.js'
 // One read of the primary's status per period per page (and the controller shares one command
 // among the pages whose reads meet): packets per second need successive reads, nothing else does.
 const COUNTERS_EVERY_MS = 2000
+// The journal is read again after every event; this often too, for changes that publish none.
+const JOURNAL_EVERY_MS = 60_000
 const SECTION_OF = /** @type {Record<string, 'nfvs' | 'vfs' | 'mirrors' | 'pcaps'>} */ ({
   nfv: 'nfvs',
   vf: 'vfs',
   mirror: 'mirrors',
   pcap: 'pcaps',
 })
-const EVENT_TYPES = [
-  'process.identified',
-  'process.replaced',
-  'process.disconnected',
-  'nfv.status',
-  'port.added',
-  'port.deleted',
-  'patch.set',
-  'patches.reset',
-  'component.started',
-  'component.stopped',
-  'port.attached',
-  'port.detached',
-  'classifier.added',
-  'classifier.removed',
-  'command.failed',
-  'primary.stats.cleared',
-  'events.lost',
-]
 
 cytoscape.use(dagre)
 const cy = cytoscape({
@@ -55,6 +44,7 @@ let layoutKey = ''
 /** @type {import('./rates.js').History} */
 const history = new Map()
 let lastRead = 0
+const drift = driftView(render) // processes that differ from what is remembered
 
 /** Keeps the counters of a read of the primary's status, for the rates. */
 function recordCounters() {
@@ -86,16 +76,9 @@ function render() {
     if (graph) graph.dataset.layouts = String(Number(graph.dataset.layouts ?? 0) + 1)
   }
   document.getElementById('processes')?.replaceChildren(...processSections(doc, SECTIONS))
+  drift.mark(document.getElementById('processes'))
   const counters = document.querySelector('#counters tbody')
   counters?.replaceChildren(...counterRows(/** @type {any} */ (doc.primary), history, lastRead))
-}
-
-/** @param {string} url @returns {Promise<object | undefined>} undefined when not connected (404) */
-async function read(url) {
-  const response = await fetch(url)
-  if (response.status === 404) return undefined
-  if (!response.ok) return { error: await response.text() }
-  return /** @type {object} */ (await response.json())
 }
 
 // One read per process at a time: events that arrive meanwhile ask for one more read, not many.
@@ -143,11 +126,14 @@ const reloadAll = () =>
   refresh('all', async () => {
     doc = /** @type {TopologyDocument} */ (await read('/v1/topology'))
     recordCounters()
+    void drift.update()
   })
 
 /** @param {string} type @param {{ kind?: string, 'client-id'?: number }} data */
 function onEvent(type, data) {
+  void refreshJournal()
   if (type === 'events.lost') return void reloadAll()
+  if (drift.heard(type)) return // a drift or restore event: nothing else to read
   if (data.kind === 'primary') {
     if (type === 'process.disconnected') {
       doc.primary = {}
@@ -165,35 +151,11 @@ function onEvent(type, data) {
   void refreshProcess(data.kind ?? '', data['client-id'])
 }
 
-/** @param {'connecting' | 'live' | 'reconnecting'} state @param {string} text */
-function showConnection(state, text) {
-  const element = document.getElementById('connection')
-  if (!element) return
-  element.dataset.connection = state
-  element.textContent = text
-}
-
-// EventSource reconnects by itself, sending Last-Event-ID, so missed events are replayed. It gives
-// up only when an answer is not an event stream: then a new one starts from a full reload.
-function follow() {
-  const source = new EventSource('/v1/events')
-  let dropped = false
-  source.onopen = () => {
-    showConnection('live', 'Live: following the controller’s events.')
-    if (dropped) void reloadAll()
-    dropped = false
-  }
-  source.onerror = () => {
-    dropped = true
-    showConnection('reconnecting', 'Event stream lost: reconnecting…')
-    if (source.readyState === EventSource.CLOSED) setTimeout(follow, COUNTERS_EVERY_MS)
-  }
-  for (const type of EVENT_TYPES)
-    source.addEventListener(type, (event) => onEvent(type, JSON.parse(event.data)))
-}
-
-follow()
+setUpTokenForm()
+follow({ retryMs: COUNTERS_EVERY_MS, onEvent, reload: reloadAll })
 await reloadAll()
+void refreshJournal()
 everyWhileVisible(COUNTERS_EVERY_MS, () => {
   if (Object.keys(doc.primary).length > 0) void refreshPrimary()
 })
+everyWhileVisible(JOURNAL_EVERY_MS, refreshJournal)

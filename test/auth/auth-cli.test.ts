@@ -12,7 +12,7 @@ import { parse } from 'yaml'
 import { buildDist } from '../helpers/build.ts'
 
 const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
-const EPHEMERAL = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0']
+const EPHEMERAL = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--state-dir', 'none']
 type Run = { code: number; stdout: string; stderr: string }
 const run = (args: string[]) =>
   new Promise<Run>((resolve) => {

@@ -28,7 +28,7 @@ test.before(buildDist)
 
 test(`under ulimit -n 400, ${IDLE} idle REST connections neither keep an nfv from registering nor stay open`, async () => {
   // bash sets the soft and hard limits; node cannot raise them again (it raises soft to hard).
-  const args = [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0']
+  const args = [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--state-dir', 'none']
   const child = spawn(
     'bash',
     ['-c', 'ulimit -n 400 && exec "$0" "$@"', process.execPath, ...args],

@@ -82,14 +82,24 @@ test('plan lists the steps; apply runs them with an apply.step event each, then 
         done.map((s) => s.path),
         steps.map((s) => s.path),
       )
+      // The vf's steps and the nfv's run side by side: one event per step, in any order between them.
       const seen = await events
+      const byNumber = (a: StreamEvent, b: StreamEvent) =>
+        Number(a.data.number ?? Infinity) - Number(b.data.number ?? Infinity)
       assert.equal(
-        seen.map((e) => [e.event, e.data.number, e.data.total, e.data.outcome, e.data.apply]),
+        [...seen]
+          .sort(byNumber)
+          .map((e) => [e.event, e.data.number, e.data.total, e.data.outcome, e.data.apply]),
         [
           ...steps.map((_, i) => ['apply.step', i + 1, 6, 'done', 'my-apply']),
           ['apply.done', undefined, 6, undefined, 'my-apply'],
         ],
       )
+      assert.is(seen.at(-1)!.event, 'apply.done')
+      const order = (process: string) =>
+        seen.filter((e) => e.data.process === process).map((e) => e.data.number)
+      assert.equal(order('vf:2'), [1, 2, 3])
+      assert.equal(order('nfv:1'), [4, 5, 6])
     })
     assert.equal(
       commandsOf(h.sim('vf 2')).filter((c) => c !== 'status'),
@@ -206,7 +216,7 @@ test('a step the process refuses: 400 naming the step, its error and the steps d
     })
   }))
 
-test('a second apply while one runs is 409; the first fails with 500 when its process never answers', () =>
+test('a second apply while one runs is 409; a silent process fails with 500, the others finish', () =>
   withHarness(
     ALL,
     async (h) => {
@@ -229,14 +239,35 @@ test('a second apply while one runs is 409; the first fails with 500 when its pr
         assert.match(second.text, /already running/)
         const r = await first
         assert.is(r.status, 500)
-        const { failed, done } = r.json() as { failed: { number: number; error: string }; done: [] }
+        type Numbered = { number: number }
+        const { failed, failures, done, skipped } = r.json() as {
+          failed: Numbered & { error: string; code: string }
+          failures: Numbered[]
+          done: Numbered[]
+          skipped: Numbered[]
+        }
         assert.is(failed.number, 1)
         assert.match(failed.error, /no reply within 1000 ms/)
-        assert.equal(done, [])
+        assert.is(failed.code, 'REPLY_TIMEOUT')
         assert.equal(
-          (await seen).map((e) => e.event),
-          ['apply.step', 'apply.failed'],
+          failures.map((f) => f.number),
+          [1],
         )
+        // The vf's other steps are skipped; the nfv's run to their end.
+        assert.equal(
+          skipped.map((s) => s.number),
+          [2, 3],
+        )
+        assert.equal(
+          done.map((s) => s.number),
+          [4, 5, 6],
+        )
+        const told = await seen
+        assert.equal(
+          told.map((e) => e.event),
+          ['apply.step', 'apply.step', 'apply.step', 'apply.step', 'apply.failed'],
+        )
+        assert.equal(told.at(-1)!.data.failed, 1)
       })
     },
     { commandTimeoutMs: 1000 },

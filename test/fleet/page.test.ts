@@ -57,8 +57,11 @@ if (missing) {
             fromRevision: from,
           })
           b.restartNfv()
-          await page.waitForSelector('[data-host="b"][data-drift="2"]')
-          assert.match((await page.textContent('[data-host="b"]'))!, /drift\s*2 steps/)
+          // The card's attribute and text are read in one look: a later render may replace it.
+          const shown = await page.waitForFunction(
+            () => document.querySelector('[data-host="b"][data-drift="2"]')?.textContent,
+          )
+          assert.match(String(await shown.jsonValue()), /drift\s*2 steps/)
           await c.close()
           await page.waitForSelector('[data-host="c"]', { state: 'detached' })
           await page.waitForSelector('[data-gone="c"]')

@@ -61,7 +61,11 @@ const LIVE_2020 = {
   primary: {
     'master-lcore': 0,
     lcores: [0, 1],
-    forwarder: { status: 'idling', ports: ['phy:0', 'phy:1', 'ring:0'], patches: [] },
+    forwarder: {
+      status: 'running',
+      ports: ['phy:0', 'phy:1', 'ring:0', 'pipe:0', 'udf'],
+      patches: [{ src: 'phy:0', dst: 'pipe:0' }],
+    },
     phy_ports: [0, 1].map((id) => ({ ...phy(id), nof_queues: { rx: 1, tx: 1 }, flow: [] })),
     ring_ports: [0, 1].map(ring),
     pipes: [{ id: 0, rx: 0, tx: 1 }],
@@ -108,6 +112,24 @@ const LIVE_2020 = {
   pcaps: { '4': { 'client-id': 4, status: 'idling', core: [] } },
 }
 
+const SECONDARIES_2020 = {
+  nfvs: {
+    '1': {
+      status: 'Idle',
+      ports: ['phy:0', 'phy:0 nq 1', 'memif:0'],
+      patches: [{ src: 'phy:0 nq 1', dst: 'memif:0' }],
+    },
+  },
+  vfs: {
+    '2': {
+      components: [{ ...LIVE_2020.vfs['2'].components[0] }],
+      classifier_table: CLASSIFIER,
+    },
+  },
+  mirrors: { '3': { components: [LIVE_2020.mirrors['3'].components[0]] } },
+}
+const { forwarder: _, ...NO_FORWARDER } = LIVE_2020.primary
+
 const CASES: [string, object, object][] = [
   [
     '18.11: no counters, no client ids, no unused cores, no port lists of a vf or mirror',
@@ -131,29 +153,34 @@ const CASES: [string, object, object][] = [
     },
   ],
   [
-    '2020: no lcores, no primary (its forwarder, pipes and flows are not planned), no pcap',
+    "2020: the primary's forwarder in spec words without udf, and its pipes; no lcores, flows, pcap",
     LIVE_2020,
     {
-      nfvs: {
-        '1': {
-          status: 'Idle',
-          ports: ['phy:0', 'phy:0 nq 1', 'memif:0'],
-          patches: [{ src: 'phy:0 nq 1', dst: 'memif:0' }],
+      primary: {
+        forwarder: {
+          status: 'Running',
+          ports: ['phy:0', 'phy:1', 'ring:0', 'pipe:0'],
+          patches: [{ src: 'phy:0', dst: 'pipe:0' }],
         },
+        pipes: [{ id: 0, rx: 0, tx: 1 }],
       },
-      vfs: {
-        '2': {
-          components: [{ ...LIVE_2020.vfs['2'].components[0] }],
-          classifier_table: CLASSIFIER,
-        },
-      },
-      mirrors: { '3': { components: [LIVE_2020.mirrors['3'].components[0]] } },
+      ...SECONDARIES_2020,
     },
+  ],
+  [
+    'a 2020 primary whose forwarder thread does not run has nothing to set, its pipes included',
+    { ...LIVE_2020, primary: { ...NO_FORWARDER, lcores: [0] } },
+    SECONDARIES_2020,
   ],
   [
     'a process that could not be read keeps its error; a kind with none stays an empty object',
     { primary: { error: 'timeout' }, nfvs: { '1': { error: 'timeout' } }, vfs: {}, mirrors: {} },
-    { nfvs: { '1': { error: 'timeout' } }, vfs: {}, mirrors: {} },
+    { primary: { error: 'timeout' }, nfvs: { '1': { error: 'timeout' } }, vfs: {}, mirrors: {} },
+  ],
+  [
+    'no primary connected: no primary member',
+    { primary: {}, nfvs: {}, vfs: {}, mirrors: {} },
+    { nfvs: {}, vfs: {}, mirrors: {} },
   ],
 ]
 
@@ -165,6 +192,7 @@ for (const [name, live, expected] of CASES)
 for (const [era, live] of [
   ['18.11', LIVE_1811],
   ['2020', LIVE_2020],
+  ['2020 (no forwarder thread)', { ...LIVE_2020, primary: NO_FORWARDER }],
 ] as const)
   test(`the ${era} configuration plans to no step against the state it was taken from`, () => {
     const document = live as unknown as TopologyDocument
@@ -172,13 +200,21 @@ for (const [era, live] of [
     assert.equal(result, { ok: true, plan: { steps: [], summary: {} } })
   })
 
-test('planning an unreadable process from its configuration is refused, not skipped', () => {
-  const live = { primary: {}, nfvs: { '1': { error: 'timeout' } }, vfs: {}, mirrors: {} }
-  const result = plan(live, parseDesired(configurationOf(live)))
-  assert.equal(result, {
-    ok: false,
-    refusal: { field: 'nfvs.1', reason: 'nfv 1 could not be read: timeout' },
+const UNREADABLE: [string, TopologyDocument, object][] = [
+  [
+    'an nfv',
+    { primary: {}, nfvs: { '1': { error: 'timeout' } }, vfs: {}, mirrors: {} },
+    { field: 'nfvs.1', reason: 'nfv 1 could not be read: timeout' },
+  ],
+  [
+    'the primary',
+    { primary: { error: 'timeout' }, nfvs: {}, vfs: {}, mirrors: {} },
+    { field: 'primary', reason: 'the primary could not be read: timeout' },
+  ],
+]
+for (const [name, live, refusal] of UNREADABLE)
+  test(`planning ${name} that could not be read from its configuration is refused, not skipped`, () => {
+    assert.equal(plan(live, parseDesired(configurationOf(live))), { ok: false, refusal })
   })
-})
 
 test.run()

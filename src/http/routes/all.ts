@@ -2,12 +2,14 @@
 import type { Route } from '../route.ts'
 import { eventRoutes } from './events.ts'
 import { hostRoutes } from './host.ts'
+import { journalRoutes } from './journal.ts'
 import { mirrorRoutes } from './mirror.ts'
 import { nfvRoutes } from './nfv.ts'
 import { pageRoutes } from './pages.ts'
 import { pcapRoutes } from './pcap.ts'
 import { flowRoutes } from './primary-flow.ts'
 import { primaryRoutes } from './primary.ts'
+import { rememberRoutes } from './remember.ts'
 import { topologyRoutes } from './topology.ts'
 import { vfRoutes } from './vf.ts'
 
@@ -21,6 +23,8 @@ export const ROUTES: Route[] = [
   ...mirrorRoutes,
   ...pcapRoutes,
   ...topologyRoutes,
+  ...rememberRoutes,
   ...eventRoutes,
+  ...journalRoutes,
   ...pageRoutes,
 ]

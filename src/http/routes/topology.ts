@@ -27,8 +27,8 @@ const Step = v.object({
   action: v.string(),
   why: v.string(),
 })
-const Plan = v.object({ steps: v.array(Step), summary: v.record(v.string(), v.number()) })
-const Applied = v.object({
+export const Plan = v.object({ steps: v.array(Step), summary: v.record(v.string(), v.number()) })
+export const Applied = v.object({
   done: v.array(v.looseObject({})),
   summary: v.record(v.string(), v.number()),
   ms: v.number(),

@@ -1,0 +1,151 @@
+// /v1/topology/desired, /drift and /restore: what the controller remembers, how far the processes
+// are from it, and bringing them back.
+import type { Context } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import * as v from 'valibot'
+import { ControllerError } from '../../errors.ts'
+import type { ProcessKey } from '../../store/store.ts'
+import { DesiredDocument } from '../../topology/document.ts'
+import { driftDocument, driftOf, inSync } from '../../topology/drift.ts'
+import type { Memory } from '../../topology/memory.ts'
+import { entriesOf, refOf, refOfName, storeKey } from '../../topology/process-config.ts'
+import { ifMatchHolds } from '../../topology/etag.ts'
+import { noContent } from '../json.ts'
+import type { Deps, Route } from '../route.ts'
+import { check, readOptionalRecord } from '../validate.ts'
+import { Applied, Plan } from './topology.ts'
+
+const memoryOf = ({ memory }: Deps): Memory => {
+  if (memory) return memory
+  throw new ControllerError(
+    'NOTHING_REMEMBERED',
+    'this controller remembers nothing: it was started with --state-dir none',
+  )
+}
+const etagOf = (memory: Memory) => `"${memory.store.revision()}"`
+
+const Refused = v.object({ refused: v.object({ field: v.string(), reason: v.string() }) })
+const Report = v.union([Plan, Refused])
+const Drift = v.object({
+  primary: v.optional(Report),
+  nfvs: v.record(v.string(), Report),
+  vfs: v.record(v.string(), Report),
+  mirrors: v.record(v.string(), Report),
+})
+const RestoreBody = v.strictObject({
+  process: v.optional(
+    v.pipe(v.string(), v.regex(/^(?:primary|(?:nfv|vf|mirror):\d+)$/, 'expected vf:2, primary')),
+  ),
+})
+
+/** Forgets one process, durably (the request path commits it with its journal entry). */
+function forget(c: Context, deps: Deps, key: ProcessKey) {
+  const memory = memoryOf(deps)
+  const ifMatch = c.req.header('If-Match')
+  if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etagOf(memory)))
+    throw new ControllerError(
+      'TOPOLOGY_CHANGED',
+      `the remembered document changed since that ETag (now ${etagOf(memory)})`,
+    )
+  const ref = refOf(key)
+  if (!memory.store.recall(key))
+    throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${c.req.path}`)
+  c.get('changes')?.forgotten.push(ref)
+  return noContent(c)
+}
+
+const SECTIONS = ['nfvs', 'vfs', 'mirrors'] as const
+const isSection = (kind: string): kind is (typeof SECTIONS)[number] =>
+  (SECTIONS as readonly string[]).includes(kind)
+
+/** What is remembered, the drift from it, and restores. */
+export const rememberRoutes: Route[] = [
+  {
+    method: 'get',
+    path: '/v1/topology/desired',
+    summary:
+      "The remembered configuration of every process, a desired document (ETag: the store's revision)",
+    success: DesiredDocument,
+    errors: { 404: 'The controller remembers nothing (--state-dir none)' },
+    handle: (c, deps) => {
+      const memory = memoryOf(deps)
+      const etag = etagOf(memory)
+      c.header('ETag', etag)
+      const ifNoneMatch = c.req.header('If-None-Match')
+      if (ifNoneMatch !== undefined && ifMatchHolds(ifNoneMatch, etag)) return c.body(null, 304)
+      return c.json(memory.store.remembered())
+    },
+  },
+  {
+    method: 'delete',
+    path: '/v1/topology/desired/{kind}/{client_id}',
+    summary:
+      'Forget a remembered process (kind: nfvs, vfs or mirrors): it will not be restored; If-Match: an ETag of GET /v1/topology/desired',
+    success: 204,
+    errors: { 404: 'Nothing is remembered for it', 412: 'The remembered document changed' },
+    handle: (c, deps) => {
+      const kind = c.req.param('kind')!
+      if (!isSection(kind))
+        throw new ControllerError('NOTHING_REMEMBERED', `${kind}: expected nfvs, vfs or mirrors`)
+      return forget(c, deps, { section: kind, clientId: Number(c.req.param('client_id')) })
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/topology/drift',
+    summary:
+      'Per remembered process, the steps that would restore it (none when in sync), or why it cannot be; from what the controller knows, nothing is sent. With --state-dir none, nothing is remembered and nothing drifts',
+    success: Drift,
+    handle: (c, { memory, registry }) => {
+      const remembered = memory?.store.remembered() ?? { nfvs: {}, vfs: {}, mirrors: {} }
+      return c.json(driftDocument(registry, remembered))
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/topology/restore',
+    summary:
+      'Restore one process ({"process": "vf:2"}) or every connected one that drifts (no body, or {}); its steps are journaled as `restore ID`',
+    body: RestoreBody,
+    example: { process: 'vf:2' },
+    success: Applied,
+    command: true,
+    errors: {
+      404: 'Nothing is remembered for that process',
+      422: 'The planner refuses to restore it: `refused key(field): reason`',
+    },
+    handle: async (c, deps) => {
+      const memory = memoryOf(deps)
+      const { process } = check(RestoreBody, (await readOptionalRecord(c)) ?? {})
+      const remembered = entriesOf(memory.store.remembered()).map(([key]) => key)
+      let keys: ProcessKey[]
+      if (process !== undefined) {
+        const key = storeKey(refOfName(process)!)
+        if (!key || !memory.store.recall(key))
+          throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${process}`)
+        keys = [key]
+      } else {
+        const connected = (key: ProcessKey) => {
+          const { kind, clientId } = refOf(key)
+          return deps.registry.entries().some((e) => e.kind === kind && e.clientId === clientId)
+        }
+        keys = remembered.filter(
+          (key) =>
+            connected(key) && !inSync(driftOf(deps.registry, key, memory.store.recall(key)!)),
+        )
+      }
+      const result = await deps.restorer!.restore(keys, c.get('requestId'))
+      const refusal = process === undefined ? undefined : result.refused[process]
+      if (refusal)
+        throw new ControllerError(
+          'PLAN_REFUSED',
+          `refused key(${refusal.field}): ${refusal.reason}`,
+        )
+      const { done, failures, skipped, summary, refused, ms } = result
+      const [failed] = failures
+      if (!failed) return c.json({ done, summary, refused, ms })
+      const body = { failed, failures, done, skipped, refused }
+      return c.json(body, failed.status as ContentfulStatusCode)
+    },
+  },
+]

@@ -1,0 +1,19 @@
+// spp_http_auth_refused_total: requests refused for their bearer token, by why.
+import { Counter, type Registry } from 'prom-client'
+import type { AuthRefusal } from '../http/auth.ts'
+
+const CODES: AuthRefusal[] = ['TOKEN_MISSING', 'TOKEN_UNKNOWN', 'SCOPE_MISSING']
+
+/** Registers the counter (each code at 0 from the start) and returns what counts one refusal. */
+export function authRefusedCounter(registers: Registry[]): (code: AuthRefusal) => void {
+  const refused = new Counter({
+    name: 'spp_http_auth_refused_total',
+    help: 'Requests refused for their bearer token: none (401), unknown (401), scope too small (403)',
+    labelNames: ['code'],
+    registers,
+  })
+  // Present before the first refusal, so that rate() and alerts see the series from zero.
+  for (const code of CODES) refused.inc({ code }, 0)
+  // prom-client's inc() checks its labels on every call; refusals are few, unlike requests.
+  return (code) => refused.inc({ code })
+}

@@ -1,0 +1,124 @@
+// Restores: on every (re)connection of a process with a remembered configuration, after its first
+// status read, plan it back and (--restore on) run the steps through the app, as apply does.
+import type { Logger } from 'pino'
+import { askStatus } from '../actors/ask.ts'
+import { processLabel } from '../actors/label.ts'
+import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import type { EventHub } from '../observe/event-hub.ts'
+import type { ProcessKey, RememberedConfig } from '../store/store.ts'
+import { driftOf, inSync, liveOf } from './drift.ts'
+import type { Memory } from './memory.ts'
+import { plan, type Refusal } from './plan.ts'
+import { desiredOf, processName, refOf, storeKey, type ProcessRef } from './process-config.ts'
+import { restoreRunner, who, type RestoreDispatch, type RestoreOutcome } from './restore-run.ts'
+
+export type { RestoreDispatch, RestoreOutcome } from './restore-run.ts'
+
+/** --restore: restore drifted processes, only report them, or neither (they are still remembered). */
+export type RestoreMode = 'on' | 'report' | 'off'
+
+type Options = {
+  registry: Registry
+  memory: Memory
+  hub: EventHub
+  log: Logger
+  mode: RestoreMode
+  dispatch: RestoreDispatch
+  onOutcome: (outcome: RestoreOutcome) => void
+}
+
+const byName = (a: ProcessRef, b: ProcessRef) => processName(a).localeCompare(processName(b))
+
+/** Watches identifications and restores; `restore` serves POST /v1/topology/restore. */
+export function startRestorer(options: Options) {
+  const { registry, memory, hub, log, mode } = options
+  const runner = restoreRunner(options)
+  let primaryRead: Promise<unknown> = Promise.resolve()
+
+  /** After a process's first status read: in sync, restored, reported, or refused. */
+  async function identified(entry: ProcessEntry) {
+    const ref: ProcessRef = { kind: entry.kind, clientId: entry.clientId }
+    const process = processLabel(entry)
+    try {
+      await askStatus(entry.connection, entry.kind)
+    } catch (error) {
+      log.warn({ process, err: error }, 'first status read failed: not compared with memory')
+      return
+    }
+    const key = storeKey(ref)
+    const remembered = key && memory.store.recall(key)
+    memory.setDrifting(ref, false)
+    if (!key || !remembered) return
+    if (ref.kind !== 'primary') await primaryRead // the rings it has, for the planner
+    const drift = driftOf(registry, key, remembered)
+    if (inSync(drift)) return log.info({ process }, 'process matches its remembered configuration')
+    memory.setDrifting(ref, true)
+    if (mode === 'off') return
+    if (!drift.ok) {
+      hub.publish('drift.detected', { ...who(ref), refused: drift.refusal })
+      if (mode === 'on') runner.refused(ref, drift.refusal)
+      return
+    }
+    const { steps, summary } = drift.plan
+    if (mode === 'on') return void (await runner.run([ref], drift.plan, undefined, entry))
+    log.info({ process, steps: steps.length }, 'process drifts from its remembered configuration')
+    hub.publish('drift.detected', { ...who(ref), steps: steps.length, summary })
+  }
+
+  registry.on('registered', (entry) => {
+    const turn = memory.exclusive({ kind: entry.kind, clientId: entry.clientId }, () =>
+      identified(entry),
+    )
+    if (entry.kind === 'primary') primaryRead = turn.catch(() => undefined)
+    turn.catch((error: Error) => log.error({ err: error }, 'internal error in a restore'))
+  })
+
+  /** The named processes, once each one's turn comes, read afresh, planned and restored together. */
+  async function restoreNow(keys: ProcessKey[], request: string) {
+    const refs = keys.map(refOf)
+    const connected = registry.entries().filter((e) => refs.some((r) => byName(r, e) === 0))
+    await Promise.all(connected.map((e) => askStatus(e.connection, e.kind).catch(() => {})))
+    const wanted: [ProcessKey, RememberedConfig][] = []
+    const refused: Record<string, Refusal> = {}
+    for (const key of keys) {
+      const config = memory.store.recall(key)
+      if (!config) continue
+      const drift = driftOf(registry, key, config)
+      if (drift.ok) wanted.push([key, config])
+      else {
+        refused[processName(refOf(key))] = drift.refusal
+        runner.refused(refOf(key), drift.refusal, request)
+      }
+    }
+    const planned = plan(
+      liveOf(
+        registry,
+        wanted.map(([key]) => refOf(key)),
+      ),
+      desiredOf(wanted),
+    )
+    // Each of them planned alone: together (the same live state, the same rings) they plan too.
+    if (!planned.ok) throw new Error(`restore plan refused: ${planned.refusal.reason}`)
+    const run = await runner.run(
+      wanted.map(([key]) => refOf(key)),
+      planned.plan,
+      request,
+    )
+    return { ...run, summary: planned.plan.summary, refused }
+  }
+
+  return {
+    /**
+     * POST /v1/topology/restore: these processes, each once its turn comes (taken in name order,
+     * so that two restores never wait for each other); a refused one is left out and named.
+     */
+    restore(keys: ProcessKey[], request: string) {
+      const refs = keys.map(refOf).sort(byName)
+      const hold = (i: number): ReturnType<typeof restoreNow> =>
+        i < refs.length ? memory.exclusive(refs[i]!, () => hold(i + 1)) : restoreNow(keys, request)
+      return hold(0)
+    },
+  }
+}
+
+export type Restorer = ReturnType<typeof startRestorer>

@@ -1,0 +1,109 @@
+// Runs a plan's steps (apply, restore): processes in parallel, each one's steps in order, and tear
+// down everywhere before building up anywhere.
+import type { Step } from './steps.ts'
+
+/** A step as the runner numbers it: its place in the plan, counted from 1. */
+export type Numbered = Step & { number: number }
+/** A step done, with its status and how long it took. */
+export type Done = Numbered & { status: number; ms: number }
+/** A step that failed: its own status and error code (`X-Error-Code`), and what was said. */
+export type Failed = Numbered & { status: number; code: string | null; error: string }
+/** What became of every step: done, failed, or skipped after an earlier failure of its process. */
+export type Run = { done: Done[]; failures: Failed[]; skipped: Numbered[]; ms: number }
+/** One finished step, as the events tell it. */
+export type StepReport = Pick<Numbered, 'number' | 'method' | 'path' | 'why'> & {
+  total: number
+  process: string
+  ms: number
+} & ({ outcome: 'done' } | { outcome: 'failed'; status: number; error: string })
+
+/** Sends one step (through the app, so it is checked like a client's request). */
+export type SendStep = (step: Step, number: number) => Response | Promise<Response>
+
+const SECTION = /^\/v1\/(nfv|vf|mirror|pcap)s\/(\d+)(?:\/|$)/
+/** The process a step addresses: `vf:2`, `primary`, as the journal and the metrics name them. */
+export function processOfPath(path: string): string {
+  const match = SECTION.exec(path)
+  if (match) return `${match[1]}:${match[2]}`
+  return path.startsWith('/v1/primary') ? 'primary' : path
+}
+
+/** The actions that take something away (design note, phases 1-6): run before any build-up. */
+const TEAR_DOWN = new Set([
+  'classifier.del',
+  'port.detach',
+  'component.stop',
+  'forward.stop',
+  'patches.reset',
+  'port.del',
+])
+
+/**
+ * A step's stage: the secondaries' tear-down (0), then the primary's steps (1: it creates the ports
+ * the others use and removes those they stopped using), then the secondaries' build-up (2). The
+ * planner orders every process's steps by phase, so each process meets its stages in order.
+ */
+export const stageOf = (step: Step): number =>
+  processOfPath(step.path) === 'primary' ? 1 : TEAR_DOWN.has(step.action) ? 0 : 2
+
+/**
+ * Runs the steps stage by stage; within a stage, each process's steps in order, the processes in
+ * parallel. A failed step stops the rest of its process's steps (they are skipped); the other
+ * processes go on to the end. `onStep` is told of each step as it ends.
+ */
+export async function runSteps(
+  steps: Step[],
+  send: SendStep,
+  onStep: (report: StepReport) => void,
+): Promise<Run> {
+  const started = performance.now()
+  const total = steps.length
+  const run: Run = { done: [], failures: [], skipped: [], ms: 0 }
+  const failed = new Set<string>()
+  const numbered = steps.map((step, i) => ({ ...step, number: i + 1 }))
+  for (const stage of [0, 1, 2]) {
+    const queues = new Map<string, Numbered[]>()
+    for (const step of numbered) {
+      if (stageOf(step) !== stage) continue
+      const process = processOfPath(step.path)
+      queues.set(process, [...(queues.get(process) ?? []), step])
+    }
+    const one = async (process: string, step: Numbered) => {
+      const { number, ...plain } = step
+      const begun = performance.now()
+      const response = await (async () => send(plain, number))().catch(
+        (error: Error) =>
+          new Response(error.message, { status: 500, headers: { 'X-Error-Code': 'INTERNAL' } }),
+      )
+      const ms = Math.round(performance.now() - begun)
+      const { method, path, why } = step
+      const report = { number, total, process, method, path, why, ms }
+      const { status } = response
+      if (response.ok) {
+        await response.body?.cancel()
+        run.done.push({ ...step, status, ms })
+        onStep({ ...report, outcome: 'done' })
+        return true
+      }
+      const error = await response.text()
+      const code = response.headers.get('X-Error-Code')
+      run.failures.push({ ...step, status, code, error })
+      onStep({ ...report, outcome: 'failed', status, error })
+      return false
+    }
+    await Promise.all(
+      [...queues].map(async ([process, queue]) => {
+        for (const step of queue) {
+          if (failed.has(process)) run.skipped.push(step)
+          else if (!(await one(process, step))) failed.add(process)
+        }
+      }),
+    )
+  }
+  const byNumber = (a: Numbered, b: Numbered) => a.number - b.number
+  run.done.sort(byNumber)
+  run.failures.sort(byNumber)
+  run.skipped.sort(byNumber)
+  run.ms = Math.round(performance.now() - started)
+  return run
+}

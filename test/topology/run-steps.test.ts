@@ -1,0 +1,155 @@
+// The step runner shared by apply and restore: processes side by side, each one's steps in order,
+// tear-down everywhere before build-up anywhere, a failure stopping only its own process.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { processOfPath, runSteps, type StepReport } from '../../src/topology/run-steps.ts'
+import type { Step } from '../../src/topology/steps.ts'
+
+const step = (path: string, action: string): Step => ({
+  method: 'PUT',
+  path,
+  action,
+  why: `${action} on ${path}`,
+})
+
+/** A send whose answers the test gives, one step at a time: `sent` lists what is in flight. */
+function controlledSend() {
+  const sent: number[] = []
+  const answers = new Map<number, (response: Response) => void>()
+  const waiting = new Set<() => void>()
+  return {
+    sent,
+    send: (_: Step, number: number) =>
+      new Promise<Response>((resolve) => {
+        sent.push(number)
+        answers.set(number, resolve)
+        for (const wake of waiting) wake()
+      }),
+    /** Resolves once `number` has been sent. */
+    until: (number: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => sent.includes(number) && (waiting.delete(check), resolve())
+        waiting.add(check)
+        check()
+      }),
+    answer(number: number, status = 204, error = '') {
+      const headers = status >= 400 ? { 'X-Error-Code': 'COMMAND_REJECTED' } : undefined
+      answers.get(number)!(new Response(status === 204 ? null : error, { status, headers }))
+    },
+  }
+}
+
+test('each process in order, the processes side by side; reports per step', async () => {
+  const steps = [
+    step('/v1/vfs/2/components', 'component.start'),
+    step('/v1/vfs/2/components/a/ports', 'port.attach'),
+    step('/v1/nfvs/1/ports', 'port.add'),
+    step('/v1/nfvs/1/forward', 'forward.start'),
+  ]
+  const c = controlledSend()
+  const reports: StepReport[] = []
+  const run = runSteps(steps, c.send, (r) => reports.push(r))
+  await Promise.all([c.until(1), c.until(3)]) // both processes' first steps are out at once
+  assert.equal(c.sent, [1, 3])
+  c.answer(3)
+  await c.until(4)
+  assert.equal(c.sent, [1, 3, 4]) // the vf's second step waits for its first
+  c.answer(1)
+  await c.until(2)
+  c.answer(4)
+  c.answer(2)
+  const { done, failures, skipped } = await run
+  assert.equal(
+    done.map((d) => d.number),
+    [1, 2, 3, 4],
+  )
+  assert.equal([failures, skipped], [[], []])
+  assert.equal(
+    reports.map((r) => [r.number, r.process, r.outcome, r.total]),
+    [
+      [3, 'nfv:1', 'done', 4],
+      [1, 'vf:2', 'done', 4],
+      [4, 'nfv:1', 'done', 4],
+      [2, 'vf:2', 'done', 4],
+    ],
+  )
+})
+
+test('a failed step skips the rest of its process only; every failure is named', async () => {
+  const steps = [
+    step('/v1/vfs/2/components', 'component.start'),
+    step('/v1/vfs/2/components/a/ports', 'port.attach'),
+    step('/v1/vfs/2/components/a/ports', 'port.attach'),
+    step('/v1/mirrors/3/components', 'component.start'),
+    step('/v1/nfvs/1/ports', 'port.add'),
+    step('/v1/nfvs/1/forward', 'forward.start'),
+  ]
+  const c = controlledSend()
+  const run = runSteps(steps, c.send, () => {})
+  await Promise.all([c.until(1), c.until(4), c.until(5)])
+  c.answer(1)
+  await c.until(2)
+  c.answer(2, 400, 'command error: bad value(port)')
+  c.answer(4, 500, 'no reply within 5000 ms')
+  c.answer(5)
+  await c.until(6)
+  c.answer(6)
+  const { done, failures, skipped } = await run
+  assert.equal(
+    done.map((d) => d.number),
+    [1, 5, 6],
+  )
+  assert.equal(
+    failures.map((f) => [f.number, f.status, f.code, f.error]),
+    [
+      [2, 400, 'COMMAND_REJECTED', 'command error: bad value(port)'],
+      [4, 500, 'COMMAND_REJECTED', 'no reply within 5000 ms'],
+    ],
+  )
+  assert.equal(
+    skipped.map((s) => s.number),
+    [3],
+  )
+  assert.not.ok(c.sent.includes(3))
+})
+
+test('tear-down everywhere first: a ring moves from one vf to another only once it is free', async () => {
+  const steps = [
+    step('/v1/vfs/2/components/a/ports', 'port.detach'),
+    step('/v1/vfs/3/components', 'component.start'),
+    step('/v1/vfs/3/components/b/ports', 'port.attach'),
+  ]
+  const c = controlledSend()
+  const run = runSteps(steps, c.send, () => {})
+  await c.until(1)
+  assert.equal(c.sent, [1]) // vf 3 builds nothing before vf 2 has let the ring go
+  c.answer(1)
+  await c.until(2)
+  c.answer(2)
+  await c.until(3)
+  c.answer(3)
+  assert.is((await run).done.length, 3)
+})
+
+test('a send that throws is a failed step (500 INTERNAL), not a runner that throws', async () => {
+  const steps = [step('/v1/nfvs/1/ports', 'port.add')]
+  const run = await runSteps(
+    steps,
+    () => {
+      throw new Error('boom')
+    },
+    () => {},
+  )
+  assert.equal(
+    run.failures.map((f) => [f.status, f.code, f.error]),
+    [[500, 'INTERNAL', 'boom']],
+  )
+})
+
+test('steps name their process', () => {
+  assert.is(processOfPath('/v1/vfs/2/components/a/ports'), 'vf:2')
+  assert.is(processOfPath('/v1/nfvs/10'), 'nfv:10')
+  assert.is(processOfPath('/v1/primary/ports'), 'primary')
+})
+
+test.run()
