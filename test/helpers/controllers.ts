@@ -2,6 +2,9 @@
 // process: a fleet host that can be killed with SIGKILL, as a crashed or unplugged one would be.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
 import { startSims, type SimSpec } from '../../src/sim/start-sims.ts'
@@ -39,15 +42,20 @@ export async function startChildController(
   sims: SimSpec[] = [],
   args: string[] = [],
 ): Promise<ChildController> {
+  // Each its own state directory: the default (the home's) would be one for all of them.
+  const stateDir = mkdtempSync(join(tmpdir(), `spp-ctl-${name}-`))
   const child = spawn(
     process.execPath,
     [
       ...['--import', 'tsx', CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0'],
-      ...['--etcd', etcd, '--host-name', name, '--log-format', 'json', ...args],
+      ...['--etcd', etcd, '--host-name', name, '--log-format', 'json'],
+      ...['--state-dir', stateDir, ...args],
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   )
-  const exited = once(child, 'exit')
+  const exited = once(child, 'exit').finally(() =>
+    rmSync(stateDir, { recursive: true, force: true }),
+  )
   const logs: LogLine[] = []
   const other: string[] = []
   const waiters = new Set<() => void>()
@@ -119,14 +127,17 @@ export async function startChildController(
   }
 }
 
-/** Runs `body` with one controller per name, each with `sims`; all stopped afterwards. */
+/** Runs `body` with one controller per name, each with `sims` (and its `argsOf`); all stopped after. */
 export async function withChildControllers(
   etcd: string,
   names: string[],
   sims: SimSpec[],
   body: (controllers: ChildController[]) => Promise<void>,
+  argsOf: (name: string) => string[] = () => [],
 ) {
-  const results = await Promise.allSettled(names.map((n) => startChildController(etcd, n, sims)))
+  const results = await Promise.allSettled(
+    names.map((n) => startChildController(etcd, n, sims, argsOf(n))),
+  )
   const controllers = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))
   try {
     const failed = results.find((r) => r.status === 'rejected')
