@@ -6,11 +6,13 @@ import { parseAllowedPeers } from './auth/allow-peers.ts'
 import { readClients } from './auth/clients.ts'
 import { DEFAULTS, startController } from './controller.ts'
 import { fdBudget, openFilesLimit } from './fd-budget.ts'
-import { parseFleetFlags } from './fleet/flags.ts'
+import type { FleetSettings } from './fleet/controller-link.ts'
+import { fleetSettings } from './fleet/flags.ts'
 import { resolveGroup } from './http/api-socket.ts'
 import type { NfvStatusWords } from './http/present.ts'
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger.ts'
 import { usage } from './cli-help.ts'
+import { CLI_OPTIONS } from './cli-options.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS } from './store/store.ts'
 import { resolveStateDir } from './store/state-dir.ts'
 
@@ -56,37 +58,7 @@ const nfvStatusWords = (text: string | undefined): NfvStatusWords =>
 const parsed = (() => {
   try {
     return parseArgs({
-      options: {
-        'bind-addr': { type: 'string', short: 'b' },
-        'pri-port': { type: 'string', short: 'p' },
-        'sec-port': { type: 'string', short: 's' },
-        'api-port': { type: 'string', short: 'a' },
-        'command-timeout': { type: 'string' },
-        'max-reply-bytes': { type: 'string' },
-        'max-unidentified': { type: 'string' },
-        'max-queue': { type: 'string' },
-        'nfv-status': { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        'http-timeout': { type: 'string' },
-        'event-buffer': { type: 'string' },
-        'max-pending-events': { type: 'string' },
-        'max-api-connections': { type: 'string' },
-        'auth-file': { type: 'string' },
-        'allow-read-anonymous': { type: 'boolean' },
-        'api-socket': { type: 'string' },
-        'api-socket-group': { type: 'string' },
-        'allow-peers': { type: 'string' },
-        'state-dir': { type: 'string' },
-        restore: { type: 'string' },
-        'journal-keep': { type: 'string' },
-        etcd: { type: 'string' },
-        'host-name': { type: 'string' },
-        'etcd-prefix': { type: 'string' },
-        'log-level': { type: 'string' },
-        'log-format': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
+      options: CLI_OPTIONS,
     }).values
   } catch (error) {
     return fail((error as Error).message)
@@ -157,19 +129,12 @@ function flag<T>(name: keyof typeof parsed, read: (text: string) => T): T | unde
 const apiSocketGroup = flag('api-socket-group', resolveGroup)
 if (apiSocketGroup !== undefined && !parsed['api-socket'])
   fail('--api-socket-group needs --api-socket')
-const fleet = (() => {
-  const { etcd, 'host-name': host, 'etcd-prefix': prefix } = parsed
-  if (etcd === undefined) {
-    if (host !== undefined || prefix !== undefined)
-      fail('--host-name and --etcd-prefix need --etcd')
-    return undefined
-  }
-  try {
-    return { ...parseFleetFlags(etcd, host, prefix), version: version() }
-  } catch (error) {
-    return fail((error as Error).message)
-  }
-})()
+let fleet: FleetSettings | undefined
+try {
+  fleet = fleetSettings(parsed, version)
+} catch (error) {
+  fail((error as Error).message)
+}
 if (parsed['allow-read-anonymous'] && !parsed['auth-file'])
   fail('--allow-read-anonymous needs --auth-file (without it, everything is open)')
 const restore = parsed.restore ?? 'on'

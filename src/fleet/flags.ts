@@ -1,6 +1,7 @@
 // The controller's fleet flags, checked: --etcd URL[,URL...], --host-name NAME, --etcd-prefix P.
 import { hostname } from 'node:os'
 import * as v from 'valibot'
+import type { FleetSettings } from './controller-link.ts'
 import { parseEndpoints } from './etcd-client.ts'
 import { DEFAULT_PREFIX, HostName } from './keys.ts'
 
@@ -19,4 +20,16 @@ export function parseFleetFlags(etcd: string, host?: string, prefix = DEFAULT_PR
       `--etcd-prefix must start with / and hold no spaces, got ${JSON.stringify(prefix)}`,
     )
   return { endpoints, host: name, prefix }
+}
+
+/** The fleet part of the controller's flags: undefined without --etcd; throws the reason. */
+export function fleetSettings(
+  flags: { etcd?: string; 'host-name'?: string; 'etcd-prefix'?: string },
+  version: () => string,
+): FleetSettings | undefined {
+  const { etcd, 'host-name': host, 'etcd-prefix': prefix } = flags
+  if (etcd !== undefined) return { ...parseFleetFlags(etcd, host, prefix), version: version() }
+  if (host !== undefined || prefix !== undefined)
+    throw new Error('--host-name and --etcd-prefix need --etcd')
+  return undefined
 }
