@@ -49,6 +49,10 @@ Options:
       --restore MODE          a process that comes back without its remembered configuration:
                               on (restore it), report (drift.detected), off (default on)
       --journal-keep DAYS     journal entries are kept this long (default 30)
+      --etcd URL[,URL...]     join a fleet: this host's desired configuration lives in etcd,
+                              its alive and observed keys are kept there (docs/fleet.md)
+      --host-name NAME        this host's name in the fleet (default: the machine's hostname)
+      --etcd-prefix P         where the fleet's keys are in etcd (default /spp-ctl/)
       --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); on stderr
       --log-format FORMAT     json (one JSON object a line) or pretty (one readable line);
                               default pretty when stderr is a terminal, else json

@@ -6,10 +6,13 @@ import { parseAllowedPeers } from './auth/allow-peers.ts'
 import { readClients } from './auth/clients.ts'
 import { DEFAULTS, startController } from './controller.ts'
 import { fdBudget, openFilesLimit } from './fd-budget.ts'
+import type { FleetSettings } from './fleet/controller-link.ts'
+import { fleetSettings } from './fleet/flags.ts'
 import { resolveGroup } from './http/api-socket.ts'
 import type { NfvStatusWords } from './http/present.ts'
 import { createLogger, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './logger.ts'
 import { usage } from './cli-help.ts'
+import { CLI_OPTIONS } from './cli-options.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS } from './store/store.ts'
 import { resolveStateDir } from './store/state-dir.ts'
 
@@ -55,34 +58,7 @@ const nfvStatusWords = (text: string | undefined): NfvStatusWords =>
 const parsed = (() => {
   try {
     return parseArgs({
-      options: {
-        'bind-addr': { type: 'string', short: 'b' },
-        'pri-port': { type: 'string', short: 'p' },
-        'sec-port': { type: 'string', short: 's' },
-        'api-port': { type: 'string', short: 'a' },
-        'command-timeout': { type: 'string' },
-        'max-reply-bytes': { type: 'string' },
-        'max-unidentified': { type: 'string' },
-        'max-queue': { type: 'string' },
-        'nfv-status': { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        'http-timeout': { type: 'string' },
-        'event-buffer': { type: 'string' },
-        'max-pending-events': { type: 'string' },
-        'max-api-connections': { type: 'string' },
-        'auth-file': { type: 'string' },
-        'allow-read-anonymous': { type: 'boolean' },
-        'api-socket': { type: 'string' },
-        'api-socket-group': { type: 'string' },
-        'allow-peers': { type: 'string' },
-        'state-dir': { type: 'string' },
-        restore: { type: 'string' },
-        'journal-keep': { type: 'string' },
-        'log-level': { type: 'string' },
-        'log-format': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
+      options: CLI_OPTIONS,
     }).values
   } catch (error) {
     return fail((error as Error).message)
@@ -93,12 +69,12 @@ if (parsed.help) {
   process.stdout.write(HELP)
   process.exit(0)
 }
+// package.json is one level up from both src/ (tsx) and dist/ (the build).
+const version = () =>
+  (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as Package).version
+type Package = { version: string }
 if (parsed.version) {
-  // package.json is one level up from both src/ (tsx) and dist/ (the build).
-  const url = new URL('../package.json', import.meta.url)
-  process.stdout.write(
-    `${(JSON.parse(readFileSync(url, 'utf8')) as { version: string }).version}\n`,
-  )
+  process.stdout.write(`${version()}\n`)
   process.exit(0)
 }
 const level = parsed['log-level'] ?? 'info'
@@ -153,6 +129,12 @@ function flag<T>(name: keyof typeof parsed, read: (text: string) => T): T | unde
 const apiSocketGroup = flag('api-socket-group', resolveGroup)
 if (apiSocketGroup !== undefined && !parsed['api-socket'])
   fail('--api-socket-group needs --api-socket')
+let fleet: FleetSettings | undefined
+try {
+  fleet = fleetSettings(parsed, version)
+} catch (error) {
+  fail((error as Error).message)
+}
 if (parsed['allow-read-anonymous'] && !parsed['auth-file'])
   fail('--allow-read-anonymous needs --auth-file (without it, everything is open)')
 const restore = parsed.restore ?? 'on'
@@ -176,6 +158,7 @@ const controller = await startController({
   allowPeers: flag('allow-peers', parseAllowedPeers),
   stateDir,
   restore: restoreMode,
+  fleet,
 }).catch((error: Error) => {
   // The flags were fine (e.g. a port in use): one line, no usage.
   process.stderr.write(`spp-ctl: cannot start: ${error.message}\n`)

@@ -3,6 +3,7 @@ import type { Logger } from 'pino'
 import type { AllowedPeers } from './auth/allow-peers.ts'
 import type { Client } from './auth/clients.ts'
 import type { NfvStatusWords } from './http/present.ts'
+import type { FleetSettings } from './fleet/controller-link.ts'
 import type { RestoreMode } from './topology/restore.ts'
 
 /** What startController is told. */
@@ -41,6 +42,8 @@ export type ControllerOptions = {
   restore?: RestoreMode
   /** Journal entries older than this many days are removed (default 30). */
   journalKeepDays?: number
+  /** --etcd: the fleet's etcd, this host's name and key prefix (see src/fleet/controller-link.ts). */
+  fleet?: FleetSettings
   log: Logger
 }
 

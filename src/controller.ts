@@ -12,6 +12,7 @@ import { createApp } from './http/app.ts'
 import { startHttpServer, type HttpServerOptions } from './http/server.ts'
 import { driftMetrics } from './observe/drift-metrics.ts'
 import { createMetrics } from './observe/metrics.ts'
+import { startControllerFleet } from './fleet/controller-link.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS, openStore } from './store/store.ts'
 import { driftSamples } from './topology/drift.ts'
 
@@ -76,9 +77,16 @@ export async function startController(options: ControllerOptions) {
     log,
     metrics,
   })
+  // With --etcd, a change answered (so remembered) is handed to the fleet link: never waited for.
+  let changed = () => {}
+  const fetch: HttpServerOptions['fetch'] = async (request, env) => {
+    const response = await app.fetch(request, env)
+    if (request.method !== 'GET') changed()
+    return response
+  }
   const serve = (listen: HttpServerOptions['listen']) =>
     startHttpServer({
-      fetch: app.fetch,
+      fetch: options.fleet ? fetch : app.fetch,
       listen,
       requestTimeoutMs: options.httpRequestTimeoutMs,
       guard,
@@ -111,6 +119,15 @@ export async function startController(options: ControllerOptions) {
     },
     'controller listening',
   )
+  // With --etcd: etcd's client (gRPC) is loaded then, never for a controller without a fleet.
+  const fleet =
+    options.fleet &&
+    (await startControllerFleet({
+      ...{ settings: options.fleet, registry, hub, metrics, log },
+      api: { host, port: apiPort },
+      remembering: app.remembering && { ...app.remembering, mode: options.restore ?? 'on' },
+    }))
+  if (fleet) changed = () => fleet.changed()
   if (!options.clients && !host.startsWith('127.'))
     log.warn(
       { host, apiPort },
@@ -131,6 +148,7 @@ export async function startController(options: ControllerOptions) {
     secondaryPort: processes.secondaryPort,
     /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
     async close() {
+      await fleet?.close() // its alive key goes at once, not at the lease's end
       processes.close(false)
       hub.close() // event streams would otherwise keep their connections open
       const drained = Promise.all(servers.map((server) => server.stop()))

@@ -28,6 +28,9 @@ export async function openEtcd(endpoints: string[]): Promise<Etcd3> {
     defaultCallOptions: (context) =>
       context.isStream ? {} : { deadline: Date.now() + CALL_DEADLINE_MS },
     grpcOptions: {
+      // A read of the whole fleet (ls, the page, apply --all) is one range: grpc-js would refuse
+      // an answer over 4 MiB (about a thousand hosts); etcd's own limit is on requests.
+      'grpc.max_receive_message_length': 256 * 1024 * 1024,
       'grpc.initial_reconnect_backoff_ms': 200,
       'grpc.max_reconnect_backoff_ms': 1000,
       // etcd refuses pings more often than every 5 s (--grpc-keepalive-min-time).

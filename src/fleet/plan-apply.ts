@@ -28,7 +28,12 @@ export type PlanApplyOptions = {
   file: string | undefined
   detailed: boolean
   timeoutMs: number
+  /** Hosts written per transaction (default TXN_HOSTS). */
+  batch?: number
 }
+
+/** etcd refuses a transaction of more than 128 compares or puts (--max-txn-ops, its default). */
+export const TXN_HOSTS = 128
 
 /** One host as read at one revision: its desired key's revision, and the plan to the document. */
 type Target = Awaited<ReturnType<typeof target>>
@@ -91,8 +96,9 @@ export async function planOrApply(
     io.stdout.write('The desired document is already stored: nothing written.\n')
     return 0
   }
-  const revision = await write(client, keys, writing, JSON.stringify(raw))
-  const followed = (t: Target) => followApply(client, keys, t.host, revision, timeoutMs)
+  const revisions = await write(client, keys, writing, JSON.stringify(raw), options.batch)
+  const followed = (t: Target) =>
+    followApply(client, keys, t.host, revisions.get(t.host)!, timeoutMs)
   let status: number
   if (all) status = await followAll(io, writing, followed)
   else {
@@ -107,23 +113,43 @@ export async function planOrApply(
   return status === 0 && changes && detailed ? 2 : status
 }
 
-/** Writes every target's desired key in one transaction, each conditioned on its read revision. */
-async function write(client: Etcd3, keys: FleetKeys, targets: Target[], value: string) {
-  const [first, ...rest] = targets as [Target, ...Target[]]
-  let txn = client.if(keys.desired(first.host), 'Mod', '==', first.revision)
-  for (const t of rest) txn = txn.and(keys.desired(t.host), 'Mod', '==', t.revision)
-  const result = await txn
-    .then(...targets.map((t) => client.put(keys.desired(t.host)).value(value)))
-    .else(...targets.map((t) => client.get(keys.desired(t.host))))
-    .commit()
-  if (result.succeeded) return Number(result.header.revision)
-  const changed = targets.filter((t, i) => {
-    const kv = result.responses[i]?.response_range.kvs[0]
-    return (kv ? Number(kv.mod_revision) : 0) !== t.revision
-  })
-  const names = changed.map((t) => t.host).join(', ')
-  throw new FleetError(
-    `conflict: the desired document of ${names} changed since it was read; nothing was written: plan again`,
-    3,
-  )
+/**
+ * Writes every target's desired key, each conditioned on its read revision: in one transaction, or
+ * past `batch` hosts in one per batch (a conflict then leaves the earlier batches written, named).
+ * Resolves with the revision each host was written at.
+ */
+async function write(
+  client: Etcd3,
+  keys: FleetKeys,
+  targets: Target[],
+  value: string,
+  batch = TXN_HOSTS,
+) {
+  const revisions = new Map<string, number>()
+  for (let i = 0; i < targets.length; i += batch) {
+    const part = targets.slice(i, i + batch) as [Target, ...Target[]]
+    const [first, ...rest] = part
+    let txn = client.if(keys.desired(first.host), 'Mod', '==', first.revision)
+    for (const t of rest) txn = txn.and(keys.desired(t.host), 'Mod', '==', t.revision)
+    const result = await txn
+      .then(...part.map((t) => client.put(keys.desired(t.host)).value(value)))
+      .else(...part.map((t) => client.get(keys.desired(t.host))))
+      .commit()
+    if (result.succeeded) {
+      for (const t of part) revisions.set(t.host, Number(result.header.revision))
+      continue
+    }
+    const changed = part.filter((t, i) => {
+      const kv = result.responses[i]?.response_range.kvs[0]
+      return (kv ? Number(kv.mod_revision) : 0) !== t.revision
+    })
+    const names = changed.map((t) => t.host).join(', ')
+    const written = [...revisions.keys()].join(', ')
+    const done = written ? `written in earlier transactions: ${written}, not the others` : ''
+    throw new FleetError(
+      `conflict: the desired document of ${names} changed since it was read; ${done || 'nothing was written'}: plan again`,
+      3,
+    )
+  }
+  return revisions
 }

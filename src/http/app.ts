@@ -142,7 +142,8 @@ export function createApp(options: AppOptions) {
   app.route('/', assetRoutes()) // the files the pages load (src/ui)
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
-  return app
+  // The fleet (--etcd) takes what etcd desires into memory and has it restored.
+  return Object.assign(app, { remembering: memory && restorer && { memory, restorer } })
 }
 
 const routeLabels = new Map<string, string>()

@@ -1,0 +1,138 @@
+// A controller's side of the fleet (--etcd): its link, its observed key kept current, spp_etcd_up,
+// and (with a state directory) the desired key as what it remembers.
+import { hostname } from 'node:os'
+import type { Logger } from 'pino'
+import { Gauge } from 'prom-client'
+import { askStatus } from '../actors/ask.ts'
+import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import type { EventHub } from '../observe/event-hub.ts'
+import type { Metrics } from '../observe/metrics.ts'
+import type { Memory } from '../topology/memory.ts'
+import type { Restorer, RestoreMode } from '../topology/restore.ts'
+import { desiredSide } from './desired-side.ts'
+import { DEFAULT_PREFIX, fleetKeys } from './keys.ts'
+import { createFleetLink, type FleetLink } from './link.ts'
+import { observedOf } from './observed-of.ts'
+
+/** The flags: `--etcd`, `--host-name`, `--etcd-prefix`, and the version the alive key tells. */
+export type FleetSettings = {
+  endpoints: string[]
+  /** This host's name in the fleet (default: the machine's hostname). */
+  host?: string
+  prefix?: string
+  version: string
+  /** Observed is rewritten at most once per this (default 1000 ms). */
+  observedIntervalMs?: number
+}
+
+export type ControllerFleetOptions = {
+  settings: FleetSettings
+  registry: Registry
+  hub: EventHub
+  metrics: Metrics
+  log: Logger
+  /** The REST API's address and port as bound (a wildcard address is named by the hostname). */
+  api: { host: string; port: number }
+  /** What the controller remembers and how it restores; none with --state-dir none. */
+  remembering?: { memory: Memory; restorer: Restorer; mode: RestoreMode }
+}
+
+/** The controller's fleet link; `close` revokes its alive key. */
+export type ControllerFleet = {
+  link: FleetLink
+  /** A change was accepted here (its answer is ready): what is remembered goes to etcd. */
+  changed(): void
+  close(): Promise<void>
+}
+
+/** The API's URL as other machines reach it. */
+export const apiUrl = ({ host, port }: ControllerFleetOptions['api']) =>
+  `http://${host === '0.0.0.0' ? hostname() : host}:${port}/`
+
+/**
+ * Connects the controller to etcd: never waits for it (a link to an etcd that does not answer is
+ * made at once), and nothing on the request path ever calls it.
+ */
+export async function startControllerFleet(
+  options: ControllerFleetOptions,
+): Promise<ControllerFleet> {
+  const { settings, registry, hub, metrics, log, remembering } = options
+  const interval = settings.observedIntervalMs ?? 1000
+  const host = settings.host ?? hostname()
+  const key = fleetKeys(settings.prefix ?? DEFAULT_PREFIX).desired(host)
+  const side = remembering && desiredSide({ ...remembering, registry, hub, log, key })
+  const up = new Gauge({
+    name: 'spp_etcd_up',
+    help: "Whether the fleet's etcd answered the controller's last call (1) or not (0)",
+    registers: [metrics.registry],
+  })
+  up.set(0)
+  let reached = false
+  const link = await createFleetLink({
+    ...{ endpoints: settings.endpoints, prefix: settings.prefix, host, log },
+    ...{ url: apiUrl(options.api), version: settings.version, observedIntervalMs: interval },
+    ...side?.initial(),
+    onUp(isUp) {
+      up.set(isUp ? 1 : 0)
+      if (!isUp || reached) return // an outage and its end are the link's to log
+      reached = true
+      log.info({ host, endpoints: settings.endpoints }, 'etcd reached: this host is in the fleet')
+    },
+    onDesired: (update) =>
+      side
+        ? side.take(update)
+        : log.warn(
+            { revision: update.revision },
+            'a desired document from etcd is not applied: this controller remembers nothing (--state-dir none)',
+          ),
+  })
+
+  /** What is remembered changed here (a request, or a restore's side effect): to etcd. */
+  const written = () => {
+    const document = side?.changed(link)
+    if (document) link.writeDesired(document)
+  }
+
+  // Observed: recomputed at most once per interval after anything changed (the link coalesces
+  // its writes the same way, and skips a value equal to the last one written).
+  let timer: NodeJS.Timeout | undefined
+  let last = -Infinity
+  let closed = false
+  const changed = () => {
+    if (timer || closed) return
+    const wait = Math.max(0, last + interval - performance.now())
+    timer = setTimeout(() => {
+      timer = undefined
+      last = performance.now()
+      written() // the backstop for a change that came some other way than a request
+      link.publishObserved(observedOf(registry, side?.drift() ?? 0, side?.progress()))
+    }, wait)
+  }
+  side?.onChange(changed)
+  const unsubscribe = hub.subscribe({ push: changed, close: () => undefined })
+  // Reads change what a view shows without an event (the primary's rings): each command counts.
+  const onRegistered = (entry: ProcessEntry) => {
+    entry.connection.on('commandDone', changed)
+    // A first status read, so that observed shows the process (shared with any read in flight).
+    askStatus(entry.connection, entry.kind).catch(() => undefined)
+  }
+  registry.on('registered', onRegistered)
+  for (const entry of registry.entries()) onRegistered(entry)
+  changed()
+
+  return {
+    link,
+    changed: () => {
+      written()
+      changed()
+    },
+    async close() {
+      closed = true
+      clearTimeout(timer)
+      unsubscribe()
+      registry.off('registered', onRegistered)
+      side?.close()
+      await link.close()
+    },
+  }
+}

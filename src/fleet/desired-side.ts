@@ -1,0 +1,173 @@
+// The desired key as the host's source of truth: each revision from etcd becomes what the controller
+// remembers, then is restored (--restore on) or reported; what changes here goes back to etcd.
+import type { Logger } from 'pino'
+import type { Registry } from '../actors/registry.ts'
+import type { EventHub } from '../observe/event-hub.ts'
+import type { ProcessKey } from '../store/store.ts'
+import type { DesiredDocument } from '../topology/document.ts'
+import { driftOf, driftSamples, inSync } from '../topology/drift.ts'
+import type { Memory } from '../topology/memory.ts'
+import { entriesOf, processName, refOf } from '../topology/process-config.ts'
+import type { Restorer, RestoreMode } from '../topology/restore.ts'
+import { who } from '../topology/restore-run.ts'
+import type { DesiredRevision, DesiredUpdate } from './desired-sync.ts'
+import { canonical } from './merge.ts'
+import { restoreProgress } from './restore-progress.ts'
+import type { ApplyProgress } from './keys.ts'
+
+/** Where the store keeps the last desired revision this host saw (the base of the next merge). */
+const SEEN = 'fleet.seen'
+
+export type DesiredSideOptions = {
+  memory: Memory
+  restorer: Restorer
+  registry: Registry
+  hub: EventHub
+  log: Logger
+  mode: RestoreMode
+  /** The desired key, as the journal names what changed the remembered document. */
+  key: string
+}
+
+const nameOf = (key: ProcessKey) => processName(refOf(key))
+const id = (key: ProcessKey) => `${key.section}/${key.clientId ?? ''}`
+
+/** Between the fleet link and what the controller remembers and restores. */
+export function desiredSide(options: DesiredSideOptions) {
+  const { memory, restorer, registry, hub, log, mode } = options
+  const { store } = memory
+  let progress: ApplyProgress | undefined
+  let listener: () => void = () => undefined
+  let takes = Promise.resolve()
+  let closed = false
+
+  const remembered = () => store.remembered() as DesiredDocument
+  const seen = ((): DesiredRevision | undefined => {
+    const text = store.meta(SEEN)
+    return text === undefined ? undefined : (JSON.parse(text) as DesiredRevision)
+  })()
+  let kept = canonical(seen)
+  let sent = store.revision()
+
+  /** Sets the remembered document to etcd's in one synchronous run (one transaction). */
+  function remember({ document, revision }: DesiredUpdate): ProcessKey[] {
+    const wanted = new Map(entriesOf(document).map(([key, config]) => [id(key), { key, config }]))
+    const changed: ProcessKey[] = []
+    for (const [key] of entriesOf(store.remembered()))
+      if (!wanted.has(id(key))) {
+        memory.forget(refOf(key))
+        changed.push(key)
+      }
+    for (const { key, config } of wanted.values()) {
+      if (canonical(store.recall(key)) === canonical(config)) continue
+      store.put(key, config)
+      changed.push(key)
+      // Until restored, a client's change is added to it rather than copied from the process.
+      memory.setDrifting(refOf(key), !inSync(driftOf(registry, key, config)))
+    }
+    if (changed.length > 0)
+      store.journal({
+        ...{ by: 'etcd', requestId: `etcd-${revision}`, method: 'PUT', path: options.key },
+        ...{ body: document, commands: [], status: 200, processes: changed.map(nameOf) },
+      })
+    return changed
+  }
+
+  /** Applies one desired revision: remembered, then restored or reported; progress published. */
+  async function take(update: DesiredUpdate) {
+    const { revision } = update
+    const changed = remember(update)
+    keep({ document: update.document, revision })
+    sent = store.revision() // not a change to write back
+    await store.sync()
+    log.info(
+      { revision, processes: changed.map(nameOf), lost: update.lost },
+      'desired document from etcd remembered',
+    )
+    if (update.lost.length > 0) hub.publish('desired.lost', { revision, processes: update.lost })
+    const connected = new Set(registry.entries().map((e) => processName(e)))
+    const drifting = entriesOf(remembered()).filter(
+      ([key, config]) => connected.has(nameOf(key)) && !inSync(driftOf(registry, key, config)),
+    )
+    const report = (next: ApplyProgress) => ((progress = next), listener())
+    if (drifting.length === 0) return report({ revision, state: 'converged', total: 0, steps: [] })
+    if (mode !== 'on') {
+      const steps = drifting.reduce((sum, [key, config]) => {
+        const drift = driftOf(registry, key, config)
+        return sum + (drift.ok ? drift.plan.steps.length : 0)
+      }, 0)
+      if (mode === 'report')
+        for (const [key, config] of drifting) {
+          const drift = driftOf(registry, key, config)
+          const about = drift.ok ? { steps: drift.plan.steps.length } : { refused: drift.refusal }
+          hub.publish('drift.detected', { ...who(refOf(key)), ...about })
+        }
+      const reason = `--restore ${mode}: ${steps} steps of drift left to the operator, nothing sent`
+      return report({
+        revision,
+        state: 'refused',
+        total: 0,
+        steps: [],
+        refused: { field: 'restore', reason },
+      })
+    }
+    const request = `etcd-${revision}`
+    const follow = restoreProgress(hub, request, revision, report)
+    try {
+      const run = await restorer.restore(
+        drifting.map(([key]) => key),
+        request,
+      )
+      follow.end(run)
+    } finally {
+      follow.close()
+    }
+  }
+
+  /** Keeps the last desired revision seen, for the merge after a restart. */
+  function keep(revision: DesiredRevision | undefined) {
+    const text = canonical(revision)
+    if (revision === undefined || text === kept) return
+    kept = text
+    store.putMeta(SEEN, JSON.stringify(revision))
+  }
+
+  return {
+    /** What the link starts from: the remembered document (unless there is none) and the base. */
+    initial: () => ({
+      desired: seen || entriesOf(remembered()).length > 0 ? remembered() : undefined,
+      seen,
+    }),
+    /** Told when progress or drift may have changed (the observed key). */
+    onChange(next: () => void) {
+      listener = next
+    },
+    /** A desired revision from etcd: taken after the ones before it. */
+    take(update: DesiredUpdate) {
+      takes = takes
+        .then(() => (closed ? undefined : take(update)))
+        .catch((error: Error) => log.error({ err: error }, 'applying a desired document failed'))
+    },
+    /** The remembered document if it changed since last asked (a change accepted here). */
+    changed(link: { seen: DesiredRevision | undefined }): DesiredDocument | undefined {
+      keep(link.seen)
+      const revision = store.revision()
+      if (revision === sent) return undefined
+      sent = revision
+      return remembered()
+    },
+    /** Steps from live to remembered, over connected processes (a refused one counts one). */
+    drift: () =>
+      driftSamples(registry, store.remembered()).reduce(
+        (sum, sample) => sum + (sample.steps ?? 1),
+        0,
+      ),
+    progress: () => progress,
+    /** Takes no more revisions (the store closes after the link). */
+    close() {
+      closed = true
+    },
+  }
+}
+
+export type DesiredSide = ReturnType<typeof desiredSide>
