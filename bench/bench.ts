@@ -3,15 +3,16 @@
 // nfv's raw round trip), with each server's CPU time per request read from /proc. Not part of
 // `npm test`. Usage:
 //   npm run bench -- [--seconds 5] [--quick] [--profile] [--case http|apply|logger|profile ...]
-//                    [--repeat 1] [--generator wrk|autocannon] [--top 10]
+//                    [--repeat 1] [--generator wrk|autocannon] [--top 10] [--against DIR/cli.js]
 // `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
 // vf's real poll; `logger` compares --log-level info with warn; `profile` (or --profile) profiles
-// each case with node --cpu-prof and --trace-gc. Writes bench-results/bench-*.json (and profiles).
+// each case with node --cpu-prof and --trace-gc; `builds` runs this build and the one `--against`
+// names (a copy of an earlier dist/) side by side, the cases in turn. Writes bench-results/bench-*.json (and profiles).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { applyCase, applyReport } from './lib/apply-case.ts'
-import { CONNECTIONS } from './lib/cases.ts'
+import { CONNECTIONS, ENDPOINTS, type Endpoint } from './lib/cases.ts'
 import { httpCase } from './lib/http-case.ts'
 import { chooseGenerator, type Figures } from './lib/load.ts'
 import { profilePass, profileReport } from './lib/profile-pass.ts'
@@ -27,11 +28,14 @@ const { values } = parseArgs({
     generator: { type: 'string' },
     top: { type: 'string', default: '10' }, // frames per table of a profile
     repeat: { type: 'string', default: '1' }, // rounds of the http cases; each figure their median
+    against: { type: 'string' }, // for `builds`: another build's cli.js
   },
 })
 const cases = new Set(values.case ?? ['http'])
 if (values.profile) cases.add('profile')
-const unknown = [...cases].filter((c) => !['http', 'apply', 'logger', 'profile'].includes(c))
+const unknown = [...cases].filter(
+  (c) => !['http', 'apply', 'logger', 'profile', 'builds'].includes(c),
+)
 if (unknown.length > 0) throw new Error(`unknown case: ${unknown.join(', ')}`)
 const quick = values.quick
 const seconds = Number(values.seconds ?? (quick ? 1 : 5))
@@ -50,7 +54,9 @@ const results: Record<string, unknown> = {
   loadavgBefore: loadavg(),
 }
 log(`load generator: ${generator.name}; load average ${loadavg()}`)
-const loads = ['http', 'logger', 'profile'].some((c) => cases.has(c))
+if (cases.has('builds') && !values.against)
+  throw new Error('--case builds needs --against DIR/cli.js')
+const loads = ['http', 'logger', 'profile', 'builds'].some((c) => cases.has(c))
 const sections = [
   `${results.date as string}: ${availableParallelism()} × ${cpus()[0]?.model}, node ${process.version}; ` +
     (loads
@@ -81,6 +87,18 @@ if (cases.has('logger')) {
   const rows = await compareFlags(generator, options, variants, [...endpoints], CONNECTIONS, log)
   results.logger = rows
   sections.push(`The logger's cost, the same cases at info and at warn:\n\n${variantTable(rows)}`)
+  failures.push(...rows.map((r) => r.figures))
+}
+if (cases.has('builds')) {
+  const variants = [
+    { name: 'this build', flags: [] },
+    { name: 'against', flags: [], cli: values.against! },
+  ]
+  const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
+  const options = { seconds, repeat: Number(values.repeat) }
+  const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
+  results.builds = { against: values.against, rows }
+  sections.push(`This build and ${values.against}, the same cases:\n\n${variantTable(rows)}`)
   failures.push(...rows.map((r) => r.figures))
 }
 if (cases.has('apply')) {

@@ -14,14 +14,14 @@ export type VariantRow = {
 }
 
 /**
- * Measures each case on one fresh controller per variant (flags), with the usual processes; all
+ * Measures each case on one fresh controller per variant (flags, or another build), with the usual processes; all
  * variants run at once and take turns case by case, so a machine's drift hits each alike. With
  * `repeat` rounds each figure is the median of its rounds.
  */
 export async function compareFlags(
   generator: Generator,
   { seconds, repeat = 1 }: { seconds: number; repeat?: number },
-  variants: { name: string; flags: string[] }[],
+  variants: { name: string; flags: string[]; cli?: string }[],
   endpoints: Endpoint[],
   connections: readonly number[],
   log: (line: string) => void,
@@ -29,8 +29,10 @@ export async function compareFlags(
   const runs = new Map<string, Measured[]>()
   const rigs: Rig[] = []
   try {
-    for (const { flags } of variants)
-      rigs.push(await startRig(SIMS.args, SIMS.count, { flags, pollMs: 0 }))
+    for (const { flags, cli } of variants)
+      rigs.push(
+        await startRig(SIMS.args, SIMS.count, { flags, pollMs: 0, ...(cli ? { cli } : {}) }),
+      )
     for (let round = 1; round <= repeat; round++)
       for (const c of connections)
         for (const endpoint of endpoints)
