@@ -4,6 +4,7 @@ import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Command } from '../protocol/command.ts'
 import { statusOf, type StatusBody } from '../protocol/kinds/status.ts'
 import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
+import { admit } from './connection-setup.ts'
 import { createJob, type JobOptions } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
 
@@ -22,11 +23,18 @@ export function ask<T>(
       new ControllerError('INVALID_REQUEST', 'refusing to send a malformed command'),
     )
   }
-  if (connection.getSnapshot().status !== 'active') {
+  const snapshot = connection.getSnapshot()
+  if (snapshot.status !== 'active') {
     return Promise.reject(new ControllerError('CONNECTION_CLOSED', 'the process has disconnected'))
   }
   const { job, promise } = createJob(command, options)
-  connection.send({ type: 'command', job })
+  // Only a connection with nothing in flight needs waking. A busy one takes the command into its
+  // queue without an event (a read joining the read queued there costs nothing more): the reply
+  // it awaits writes the next command, in the same transition.
+  const { context } = snapshot
+  if (snapshot.value === 'ready' && !context.queue.current)
+    connection.send({ type: 'command', job })
+  else admit(context, job)
   return promise
 }
 

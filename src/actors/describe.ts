@@ -28,7 +28,7 @@ export type ProcessDescription = {
 /** The process behind a connection, as the rest of the controller may see it. */
 export function describe(connection: ProcessConnection): ProcessDescription {
   const snapshot = connection.getSnapshot()
-  const { kind, clientId, learnt, view, queue, current, closeReason, socket } = snapshot.context
+  const { kind, clientId, learnt, view, queue, closeReason, socket } = snapshot.context
   return {
     ...(kind === undefined ? {} : { kind }),
     ...(clientId === undefined ? {} : { clientId }),
@@ -37,7 +37,7 @@ export function describe(connection: ProcessConnection): ProcessDescription {
     ...(learnt ? { caps: capsOf(learnt, clientId) } : {}),
     era: eraLabel(learnt),
     ...(view ? { view } : {}),
-    queueDepth: queue.length + (current ? 1 : 0),
+    queueDepth: queue.length + (queue.current ? 1 : 0),
     open: snapshot.status === 'active',
     ...(closeReason === undefined ? {} : { closeReason }),
   }
