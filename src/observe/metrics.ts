@@ -37,36 +37,41 @@ export function createMetrics(processes: Registry) {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   })
-  const commandFailures = new Counter({
-    name: 'spp_command_failures_total',
-    help: 'Commands that failed, by error',
-    labelNames: ['kind', 'command', 'error'],
-    registers,
-  })
-  const timeouts = new Counter({
-    name: 'spp_command_timeouts_total',
-    help: 'Commands that got no reply within the command timeout',
-    labelNames: ['kind'],
-    registers,
-  })
-  const disconnects = new Counter({
-    name: 'spp_process_disconnects_total',
-    help: 'Identified processes whose connection closed',
-    labelNames: ['kind'],
-    registers,
-  })
-  const conflicts = new Counter({
-    name: 'spp_process_id_conflicts_total',
-    help: 'Connections that claimed the id of a process already served (they wait on standby)',
-    labelNames: ['kind'],
-    registers,
-  })
-  const dropped = new Counter({
-    name: 'spp_connections_dropped_total',
-    help: 'Connections the controller closed to guard itself, by listener and reason',
-    labelNames: ['listener', 'reason'],
-    registers,
-  })
+  // Each (kind, command)'s series, found once: observe() with labels checks and hashes them per call.
+  const durations = new Map<string, Histogram.Internal<string>>()
+  const durationOf = (kind: ProcessKind, command: string) => {
+    const key = `${kind} ${command}`
+    let series = durations.get(key)
+    if (!series) durations.set(key, (series = commandSeconds.labels({ kind, command })))
+    return series
+  }
+  const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Counter({ name, help, labelNames, registers })
+  const commandFailures = counter('spp_command_failures_total', 'Commands that failed, by error', [
+    'kind',
+    'command',
+    'error',
+  ])
+  const timeouts = counter(
+    'spp_command_timeouts_total',
+    'Commands that got no reply within the command timeout',
+    ['kind'],
+  )
+  const disconnects = counter(
+    'spp_process_disconnects_total',
+    'Identified processes whose connection closed',
+    ['kind'],
+  )
+  const conflicts = counter(
+    'spp_process_id_conflicts_total',
+    'Connections that claimed the id of a process already served (they wait on standby)',
+    ['kind'],
+  )
+  const dropped = counter(
+    'spp_connections_dropped_total',
+    'Connections the controller closed to guard itself, by listener and reason',
+    ['listener', 'reason'],
+  )
   new Gauge({
     name: 'spp_processes',
     help: 'Identified processes connected now, by kind and SPP era (18.11 or 2020)',
@@ -174,7 +179,7 @@ export function createMetrics(processes: Registry) {
       else httpCounts.set(key, { labels: { method, route, status }, count: 1 })
     },
     observeCommand(kind: ProcessKind, command: string, reply: Result<unknown>, seconds: number) {
-      commandSeconds.observe({ kind, command }, seconds)
+      durationOf(kind, command).observe(seconds)
       if (reply.ok) return
       commandFailures.inc({ kind, command, error: reply.code })
       if (reply.code === 'REPLY_TIMEOUT') timeouts.inc({ kind })
