@@ -2,6 +2,7 @@
 // answers each line on the next turn of the event loop, driven by `ask` at 1 and 64 requests at
 // once. CPU per request from process.cpuUsage(). Not part of `npm test`. Usage:
 //   npx tsx bench/actor-loop.ts [--log-level silent|info] [--rounds 3] [--count 20000]
+//                               [--only 'patch x1'] (one case, e.g. under --trace-gc-nvp)
 import type { Socket } from 'node:net'
 import { parseArgs } from 'node:util'
 import { createActor, fromCallback } from 'xstate'
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: 'silent' },
     rounds: { type: 'string', default: '3' },
     count: { type: 'string', default: '20000' },
+    only: { type: 'string' },
   },
 })
 const level = values['log-level'] as LogLevel
@@ -52,6 +54,7 @@ answer = (line) =>
   setImmediate(() => back({ type: 'link.frame', frame: line === 'status' ? STATUS : PATCH }))
 
 async function run<T>(name: string, command: () => Command<T>, count: number, at: number) {
+  if (values.only !== undefined && values.only !== `${name} x${at}`) return
   const cpu = process.cpuUsage()
   for (let i = 0; i < count; i += at)
     await Promise.all(Array.from({ length: at }, () => ask(actor, command())))

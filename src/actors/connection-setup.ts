@@ -96,15 +96,19 @@ export const connectionSetup = setup({
     armDeadline: ({ context }) => context.deadline.arm(context.replyTimeoutMs),
     disarmDeadline: ({ context }) => context.deadline.disarm(),
     stopDeadline: ({ context }) => context.deadline.stop(),
-    /** Writes the next command someone still waits for, refusing any that would hang the process. */
-    sendNext: enqueueActions(({ context, enqueue }) => {
+    /**
+     * Writes the next command someone still waits for, refusing any that would hang the process.
+     * Straight to the link (sendTo's deferred delivery and enqueueActions cost 2.5 KB of garbage
+     * per command); the write itself only starts I/O, so nothing re-enters this actor.
+     */
+    sendNext: ({ context, self }) => {
       if (context.queue.current) return
       const job = nextJob(context.queue, context.view)
       if (!job) return
       context.deadline.arm(context.replyTimeoutMs)
       context.queue.current = { job, sentAt: performance.now() }
-      enqueue.sendTo('link', { type: 'write', line: job.line })
-    }),
+      self.getSnapshot().children.link?.send({ type: 'write', line: job.line })
+    },
     settle: enqueueActions(({ context, enqueue }, reply: Result<Buffer>) => {
       const { queue, view, log, learnt } = context
       const { current } = queue
