@@ -4,10 +4,13 @@
 // `npm test`. Usage:
 //   npm run bench -- [--seconds 5] [--quick] [--profile] [--case http|apply|logger|profile ...]
 //                    [--repeat 1] [--generator wrk|autocannon] [--top 10] [--against DIR/cli.js]
+//                    [--node-flags '--max-semi-space-size=2']
 // `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
 // vf's real poll; `logger` compares --log-level info with warn; `profile` (or --profile) profiles
 // each case with node --cpu-prof and --trace-gc; `builds` runs this build and the one `--against`
-// names (a copy of an earlier dist/) side by side, the cases in turn. Writes bench-results/bench-*.json (and profiles).
+// names (a copy of an earlier dist/) side by side, the cases in turn; `nodeflags` runs this build
+// with and without node's `--node-flags`, with each one's peak RSS. Writes
+// bench-results/bench-*.json (and profiles).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -29,12 +32,13 @@ const { values } = parseArgs({
     top: { type: 'string', default: '10' }, // frames per table of a profile
     repeat: { type: 'string', default: '1' }, // rounds of the http cases; each figure their median
     against: { type: 'string' }, // for `builds`: another build's cli.js
+    'node-flags': { type: 'string' }, // for `nodeflags`: node's flags to run beside none
   },
 })
 const cases = new Set(values.case ?? ['http'])
 if (values.profile) cases.add('profile')
 const unknown = [...cases].filter(
-  (c) => !['http', 'apply', 'logger', 'profile', 'builds'].includes(c),
+  (c) => !['http', 'apply', 'logger', 'profile', 'builds', 'nodeflags'].includes(c),
 )
 if (unknown.length > 0) throw new Error(`unknown case: ${unknown.join(', ')}`)
 const quick = values.quick
@@ -56,7 +60,9 @@ const results: Record<string, unknown> = {
 log(`load generator: ${generator.name}; load average ${loadavg()}`)
 if (cases.has('builds') && !values.against)
   throw new Error('--case builds needs --against DIR/cli.js')
-const loads = ['http', 'logger', 'profile', 'builds'].some((c) => cases.has(c))
+if (cases.has('nodeflags') && !values['node-flags'])
+  throw new Error("--case nodeflags needs --node-flags '--flag ...'")
+const loads = ['http', 'logger', 'profile', 'builds', 'nodeflags'].some((c) => cases.has(c))
 const sections = [
   `${results.date as string}: ${availableParallelism()} × ${cpus()[0]?.model}, node ${process.version}; ` +
     (loads
@@ -99,6 +105,21 @@ if (cases.has('builds')) {
   const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
   results.builds = { against: values.against, rows }
   sections.push(`This build and ${values.against}, the same cases:\n\n${variantTable(rows)}`)
+  failures.push(...rows.map((r) => r.figures))
+}
+if (cases.has('nodeflags')) {
+  const nodeArgs = values['node-flags']!.split(' ').filter(Boolean)
+  const variants = [
+    { name: 'no node flags', flags: [] },
+    { name: nodeArgs.join(' '), flags: [], nodeArgs },
+  ]
+  const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
+  const peaks = new Map<string, number>()
+  const options = { seconds, repeat: Number(values.repeat), peaks }
+  const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
+  results.nodeflags = { rows, peaks: Object.fromEntries(peaks) }
+  const peak = [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(1)} MiB`).join(', ')
+  sections.push(`node's flags, the same cases:\n\n${variantTable(rows)}\n\nPeak RSS: ${peak}.`)
   failures.push(...rows.map((r) => r.figures))
 }
 if (cases.has('apply')) {
