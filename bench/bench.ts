@@ -4,7 +4,7 @@
 // `npm test`. Usage:
 //   npm run bench -- [--seconds 5] [--quick] [--profile] [--case http|apply|logger|profile ...]
 //                    [--repeat 1] [--generator wrk|autocannon] [--top 10] [--against DIR/cli.js]
-//                    [--node-flags '--max-semi-space-size=2']
+//                    [--node-flags='--max-semi-space-size=2']
 // `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
 // vf's real poll; `logger` compares --log-level info with warn; `profile` (or --profile) profiles
 // each case with node --cpu-prof and --trace-gc; `builds` runs this build and the one `--against`
@@ -61,7 +61,7 @@ log(`load generator: ${generator.name}; load average ${loadavg()}`)
 if (cases.has('builds') && !values.against)
   throw new Error('--case builds needs --against DIR/cli.js')
 if (cases.has('nodeflags') && !values['node-flags'])
-  throw new Error("--case nodeflags needs --node-flags '--flag ...'")
+  throw new Error("--case nodeflags needs --node-flags='--flag ...'")
 const loads = ['http', 'logger', 'profile', 'builds', 'nodeflags'].some((c) => cases.has(c))
 const sections = [
   `${results.date as string}: ${availableParallelism()} × ${cpus()[0]?.model}, node ${process.version}; ` +
