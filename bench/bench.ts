@@ -101,10 +101,14 @@ if (cases.has('builds')) {
     { name: 'against', flags: [], cli: values.against! },
   ]
   const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
-  const options = { seconds, repeat: Number(values.repeat) }
+  const peaks = new Map<string, number>()
+  const options = { seconds, repeat: Number(values.repeat), peaks }
   const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
-  results.builds = { against: values.against, rows }
-  sections.push(`This build and ${values.against}, the same cases:\n\n${variantTable(rows)}`)
+  results.builds = { against: values.against, rows, peaks: Object.fromEntries(peaks) }
+  const peak = [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(1)} MiB`).join(', ')
+  sections.push(
+    `This build and ${values.against}, the same cases:\n\n${variantTable(rows)}\n\nPeak RSS: ${peak}.`,
+  )
   failures.push(...rows.map((r) => r.figures))
 }
 if (cases.has('nodeflags')) {
