@@ -6,6 +6,7 @@ import type { ProcessEntry, Registry } from '../actors/registry.ts'
 import type { PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
 import { primaryCommands } from '../protocol/kinds/primary.ts'
 import type { Result } from '../protocol/result.ts'
+import { HttpCounts } from './http-counts.ts'
 
 /** Why a guard closed a connection (see src/http/connection-guard.ts, --allow-peers). */
 export type DropReason = 'timeout' | 'evicted' | 'refused' | 'peer'
@@ -17,9 +18,7 @@ const ERAS = ['18.11', '2020', 'unknown'] // unknown: a vf or mirror whose statu
 export function createMetrics(processes: Registry) {
   const registry = new MetricsRegistry()
   const registers = [registry]
-  // Counted here and handed to prom-client when scraped: its inc() validates and hashes the labels
-  // on every call, which showed in the profile of every request.
-  const httpCounts = new Map<string, { labels: Record<string, string | number>; count: number }>()
+  const httpCounts = new HttpCounts()
   new Counter({
     name: 'spp_http_requests_total',
     help: 'REST requests answered, by route and status',
@@ -27,7 +26,7 @@ export function createMetrics(processes: Registry) {
     registers,
     collect() {
       this.reset()
-      for (const { labels, count } of httpCounts.values()) this.inc(labels, count)
+      for (const { labels, count } of httpCounts) this.inc(labels, count)
     },
   })
   const commandSeconds = new Histogram({
@@ -173,10 +172,7 @@ export function createMetrics(processes: Registry) {
     /** The text of GET /metrics; it never waits for a process. */
     render: (): Promise<string> => registry.metrics(),
     observeHttp(method: string, route: string, status: number) {
-      const key = `${method} ${route} ${status}`
-      const counted = httpCounts.get(key)
-      if (counted) counted.count++
-      else httpCounts.set(key, { labels: { method, route, status }, count: 1 })
+      httpCounts.observe(method, route, status)
     },
     observeCommand(kind: ProcessKind, command: string, reply: Result<unknown>, seconds: number) {
       durationOf(kind, command).observe(seconds)
