@@ -4,8 +4,8 @@ import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Command } from '../protocol/command.ts'
 import { statusOf, type StatusBody } from '../protocol/kinds/status.ts'
 import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
-import { admit } from './connection-setup.ts'
-import { createJob, type JobOptions } from './job.ts'
+import { admit, writeNext } from './connection-setup.ts'
+import { createJob, type Job, type JobOptions } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
 
 /**
@@ -28,14 +28,22 @@ export function ask<T>(
     return Promise.reject(new ControllerError('CONNECTION_CLOSED', 'the process has disconnected'))
   }
   const { job, promise } = createJob(command, options)
-  // Only a connection with nothing in flight needs waking. A busy one takes the command into its
-  // queue without an event (a read joining the read queued there costs nothing more): the reply
-  // it awaits writes the next command, in the same transition.
-  const { context } = snapshot
-  if (snapshot.value === 'ready' && !context.queue.current)
-    connection.send({ type: 'command', job })
-  else admit(context, job)
+  enqueue(connection, job)
   return promise
+}
+
+/**
+ * Gives a connection a command, with no event for its machine: a command is taken into the queue
+ * (a read joining the read queued at the tail costs nothing more), and the reply awaited writes
+ * the next in its own transition; one that finds the connection ready with nothing in flight is
+ * written at once, as the machine's `command` event would (queue, then writeNext) without a
+ * macrostep of its own. So a command costs its machine one event, its reply. The machine is at
+ * rest whenever this runs: nothing it does while handling an event asks a process.
+ */
+export function enqueue(connection: ProcessConnection, job: Job): void {
+  const { value, context, children } = connection.getSnapshot()
+  admit(context, job)
+  if (value === 'ready') writeNext(context, children.link)
 }
 
 /** A process's status, whatever its kind: the body its own GET endpoint answers. */

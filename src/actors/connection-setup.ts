@@ -1,7 +1,7 @@
 // What a process connection can do (its context, guards and actions); process-connection.ts says when.
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { assign, enqueueActions, setup } from 'xstate'
+import { assign, enqueueActions, setup, type AnyActorRef } from 'xstate'
 import type { ErrorCode } from '../errors.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Effect } from '../protocol/effects.ts'
@@ -82,6 +82,21 @@ export function admit(context: Context, job: Job): void {
   refuse(job, `${process} has ${maxQueue} commands waiting: try again later`, 'QUEUE_FULL')
 }
 
+/**
+ * Writes the next command someone still waits for, refusing any that would hang the process (see
+ * next-job.ts), unless one is in flight. Straight to the link: sendTo's deferred delivery and
+ * enqueueActions cost 2.5 KB of garbage per command; the write only starts I/O, so nothing
+ * re-enters the actor.
+ */
+export function writeNext(context: Context, link: AnyActorRef | undefined): void {
+  if (context.queue.current) return
+  const job = nextJob(context.queue, context.view)
+  if (!job) return
+  context.deadline.arm(context.replyTimeoutMs)
+  context.queue.current = { job, sentAt: performance.now() }
+  link?.send({ type: 'write', line: job.line })
+}
+
 /** The context, events, guards and actions of a process connection. */
 export const connectionSetup = setup({
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's typing idiom
@@ -96,19 +111,7 @@ export const connectionSetup = setup({
     armDeadline: ({ context }) => context.deadline.arm(context.replyTimeoutMs),
     disarmDeadline: ({ context }) => context.deadline.disarm(),
     stopDeadline: ({ context }) => context.deadline.stop(),
-    /**
-     * Writes the next command someone still waits for, refusing any that would hang the process.
-     * Straight to the link (sendTo's deferred delivery and enqueueActions cost 2.5 KB of garbage
-     * per command); the write itself only starts I/O, so nothing re-enters this actor.
-     */
-    sendNext: ({ context, self }) => {
-      if (context.queue.current) return
-      const job = nextJob(context.queue, context.view)
-      if (!job) return
-      context.deadline.arm(context.replyTimeoutMs)
-      context.queue.current = { job, sentAt: performance.now() }
-      self.getSnapshot().children.link?.send({ type: 'write', line: job.line })
-    },
+    sendNext: ({ context, self }) => writeNext(context, self.getSnapshot().children.link),
     settle: enqueueActions(({ context, enqueue }, reply: Result<Buffer>) => {
       const { queue, view, log, learnt } = context
       const { current } = queue

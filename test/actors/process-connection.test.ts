@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
 import { vfCommands } from '../../src/protocol/kinds/vf.ts'
+import { createJob } from '../../src/actors/job.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 
@@ -117,19 +118,29 @@ test('each command times out counted from when it was written, not from the one 
   assert.match(c.outcomes[1]!, /^REPLY_TIMEOUT no reply within 1000 ms/)
 })
 
-test('a command sent while one is in flight is queued without an event: one event per round trip', async () => {
+test('commands reach their connection with no event: each round trip is one event, its reply', async () => {
   const c = identifiedNfv()
   const before = c.events.length
   for (let i = 0; i < 5; i++) void c.ask(nfv.patch('ring:0', `ring:${i + 1}`))
-  assert.equal(c.events.slice(before), ['command'], 'only the first woke the connection')
+  assert.equal(c.written.slice(1), ['patch ring:0 ring:1'], 'the first is written at once')
+  assert.equal(c.events.slice(before), [], 'no event: the rest wait in the queue')
   for (let i = 0; i < 5; i++) c.reply(fixedReply('patch'))
   await flush()
   assert.equal(
     c.written.slice(1),
     [0, 1, 2, 3, 4].map((i) => `patch ring:0 ring:${i + 1}`),
   )
-  assert.equal(c.events.slice(before), ['command', ...Array<string>(5).fill('link.frame')])
+  assert.equal(c.events.slice(before), Array<string>(5).fill('link.frame'))
   assert.equal(c.outcomes, Array<string>(5).fill('ok'))
+})
+
+test('a command event (the mailbox way in) is queued and written as ask does it', async () => {
+  const c = identifiedNfv()
+  const { job, promise } = createJob(nfv.forward())
+  c.actor.send({ type: 'command', job })
+  assert.equal(c.written.slice(1), ['forward'])
+  c.reply(fixedReply('forward'))
+  assert.is(await promise, undefined)
 })
 
 test('a read joining the queued read touches no machine: one event, one status sent for all', async () => {
