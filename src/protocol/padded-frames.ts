@@ -13,6 +13,7 @@ const NULS = Buffer.alloc(LONG_FRAME_BYTES)
  * test stream has them back to back) is found byte by byte within it.
  */
 function endOfNuls(chunk: Buffer, at: number): number {
+  if (chunk[at] !== 0) return at // a reply right at the start: the usual case of a new chunk
   while (at < chunk.length) {
     const span = Math.min(chunk.length - at, NULS.length)
     if (chunk.compare(NULS, 0, span, at, at + span) !== 0) break
