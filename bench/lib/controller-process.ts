@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { cpuSeconds, memoryMiB } from './proc.ts'
+import { shebangOf } from './shebang.ts'
 
 export type ControllerProcess = {
   child: ChildProcess
@@ -65,8 +66,11 @@ export async function startControllerProcess(
     String(apiPort),
     ...extraArgs,
   ]
-  const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {
+  // As the kernel would run it: with the flags and variables of its #! line.
+  const shebang = shebangOf(cli)
+  const child = spawn(process.execPath, [...shebang.nodeArgs, ...nodeArgs, cli, ...args], {
     stdio: ['ignore', stdout, 'pipe'],
+    env: { ...process.env, ...shebang.env },
   })
   const logLevels = new Map<string, number>()
   const stderr = child.stderr!
