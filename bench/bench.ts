@@ -2,16 +2,22 @@
 // run (a minimal hono app and a bare node:http server answering the same bytes, and the simulated
 // nfv's raw round trip), with each server's CPU time per request read from /proc. Not part of
 // `npm test`. Usage:
-//   npm run bench -- [--seconds 5] [--quick] [--profile] [--case http|apply|logger|profile ...]
-//                    [--repeat 1] [--generator wrk|autocannon] [--top 10]
+//   npm run bench -- [--seconds 5] [--quick] [--profile] [--case http|apply|logger|profile|builds|nodeflags|floor ...]
+//                    [--repeat 1] [--generator wrk|autocannon] [--top 10] [--against DIR/cli.js]
+//                    [--node-flags='--max-semi-space-size=2']
 // `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
 // vf's real poll; `logger` compares --log-level info with warn; `profile` (or --profile) profiles
-// each case with node --cpu-prof and --trace-gc. Writes bench-results/bench-*.json (and profiles).
+// each case with node --cpu-prof and --trace-gc; `builds` runs this build and the one `--against`
+// names (a copy of an earlier dist/) side by side, the cases in turn; `nodeflags` runs this build
+// with and without node's `--node-flags`, with each one's peak RSS; `floor` measures a command's
+// floor in node here (bench/command-server.ts beside bare node:http). Writes
+// bench-results/bench-*.json (and profiles).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { applyCase, applyReport } from './lib/apply-case.ts'
-import { CONNECTIONS } from './lib/cases.ts'
+import { CONNECTIONS, ENDPOINTS, type Endpoint } from './lib/cases.ts'
+import { floorCase, floorReport } from './lib/floor-case.ts'
 import { httpCase } from './lib/http-case.ts'
 import { chooseGenerator, type Figures } from './lib/load.ts'
 import { profilePass, profileReport } from './lib/profile-pass.ts'
@@ -27,11 +33,15 @@ const { values } = parseArgs({
     generator: { type: 'string' },
     top: { type: 'string', default: '10' }, // frames per table of a profile
     repeat: { type: 'string', default: '1' }, // rounds of the http cases; each figure their median
+    against: { type: 'string' }, // for `builds`: another build's cli.js
+    'node-flags': { type: 'string' }, // for `nodeflags`: node's flags to run beside none
   },
 })
 const cases = new Set(values.case ?? ['http'])
 if (values.profile) cases.add('profile')
-const unknown = [...cases].filter((c) => !['http', 'apply', 'logger', 'profile'].includes(c))
+const unknown = [...cases].filter(
+  (c) => !['http', 'apply', 'logger', 'profile', 'builds', 'nodeflags', 'floor'].includes(c),
+)
 if (unknown.length > 0) throw new Error(`unknown case: ${unknown.join(', ')}`)
 const quick = values.quick
 const seconds = Number(values.seconds ?? (quick ? 1 : 5))
@@ -50,7 +60,13 @@ const results: Record<string, unknown> = {
   loadavgBefore: loadavg(),
 }
 log(`load generator: ${generator.name}; load average ${loadavg()}`)
-const loads = ['http', 'logger', 'profile'].some((c) => cases.has(c))
+if (cases.has('builds') && !values.against)
+  throw new Error('--case builds needs --against DIR/cli.js')
+if (cases.has('nodeflags') && !values['node-flags'])
+  throw new Error("--case nodeflags needs --node-flags='--flag ...'")
+const loads = ['http', 'logger', 'profile', 'builds', 'nodeflags', 'floor'].some((c) =>
+  cases.has(c),
+)
 const sections = [
   `${results.date as string}: ${availableParallelism()} × ${cpus()[0]?.model}, node ${process.version}; ` +
     (loads
@@ -82,6 +98,43 @@ if (cases.has('logger')) {
   results.logger = rows
   sections.push(`The logger's cost, the same cases at info and at warn:\n\n${variantTable(rows)}`)
   failures.push(...rows.map((r) => r.figures))
+}
+if (cases.has('builds')) {
+  const variants = [
+    { name: 'this build', flags: [] },
+    { name: 'against', flags: [], cli: values.against! },
+  ]
+  const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
+  const peaks = new Map<string, number>()
+  const options = { seconds, repeat: Number(values.repeat), peaks }
+  const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
+  results.builds = { against: values.against, rows, peaks: Object.fromEntries(peaks) }
+  const peak = [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(1)} MiB`).join(', ')
+  sections.push(
+    `This build and ${values.against}, the same cases:\n\n${variantTable(rows)}\n\nPeak RSS: ${peak}.`,
+  )
+  failures.push(...rows.map((r) => r.figures))
+}
+if (cases.has('nodeflags')) {
+  const nodeArgs = values['node-flags']!.split(' ').filter(Boolean)
+  const variants = [
+    { name: 'no node flags', flags: [] },
+    { name: nodeArgs.join(' '), flags: [], nodeArgs },
+  ]
+  const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
+  const peaks = new Map<string, number>()
+  const options = { seconds, repeat: Number(values.repeat), peaks }
+  const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
+  results.nodeflags = { rows, peaks: Object.fromEntries(peaks) }
+  const peak = [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(1)} MiB`).join(', ')
+  sections.push(`node's flags, the same cases:\n\n${variantTable(rows)}\n\nPeak RSS: ${peak}.`)
+  failures.push(...rows.map((r) => r.figures))
+}
+if (cases.has('floor')) {
+  const floor = await floorCase(generator, { seconds, repeat: Number(values.repeat) }, log)
+  results.floor = floor
+  sections.push(floorReport(floor))
+  failures.push(...floor.rows.flatMap((r) => [r.command, r.bare]))
 }
 if (cases.has('apply')) {
   const apply = await applyCase(log)

@@ -4,6 +4,7 @@ import { once } from 'node:events'
 import { createServer, type AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
 import { cpuSeconds, memoryMiB } from './proc.ts'
+import { shebangOf } from './shebang.ts'
 
 export type ControllerProcess = {
   child: ChildProcess
@@ -31,9 +32,12 @@ const LEVELS: Record<number, string> = {
   60: 'fatal',
 }
 
+/** The command as installed: bin/spp-ctl.js, which runs the bundle in dist/. */
+export const SHIPPED = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
+
 /**
  * Runs `spp-ctl` as shipped (bin/, compiled) as its own process on ephemeral loopback ports, so
- * its memory is its own. `countLogs: false` only drains its log lines (no parsing in this process,
+ * its memory is its own (`cli`: another build's bundle, to compare builds). `countLogs: false` only drains its log lines (no parsing in this process,
  * which shares the cores with the load generator); `stdout: 'pipe'` leaves its standard output
  * (where `node --trace-gc` writes) to the caller to read.
  */
@@ -43,9 +47,9 @@ export async function startControllerProcess(
   {
     countLogs = true,
     stdout = 'inherit',
-  }: { countLogs?: boolean; stdout?: 'inherit' | 'pipe' } = {},
+    cli = SHIPPED,
+  }: { countLogs?: boolean; stdout?: 'inherit' | 'pipe'; cli?: string } = {},
 ): Promise<ControllerProcess> {
-  const cli = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
   const [primaryPort, secondaryPort, apiPort] = [
     await freePort(),
     await freePort(),
@@ -65,8 +69,11 @@ export async function startControllerProcess(
     ...(extraArgs.includes('--state-dir') ? [] : ['--state-dir', 'none']),
     ...extraArgs,
   ]
-  const child = spawn(process.execPath, [...nodeArgs, cli, ...args], {
+  // As the kernel would run it: with the flags and variables of its #! line.
+  const shebang = shebangOf(cli)
+  const child = spawn(process.execPath, [...shebang.nodeArgs, ...nodeArgs, cli, ...args], {
     stdio: ['ignore', stdout, 'pipe'],
+    env: { ...process.env, ...shebang.env },
   })
   const logLevels = new Map<string, number>()
   const stderr = child.stderr!

@@ -47,7 +47,8 @@ export function medianOf(runs: Measured[]): Measured {
   const mid = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b)
     const half = sorted.length >> 1
-    return sorted.length % 2 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2
+    const middle = sorted.length % 2 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2
+    return Math.round(middle * 100) / 100 // no 0.44999999999999996 in the tables
   }
   const field = (key: 'rps' | 'requests' | 'mean' | 'p50' | 'p99' | 'cpuUs' | 'cpu') =>
     mid(runs.map((r) => r[key] ?? NaN))

@@ -71,7 +71,8 @@ export function httpReport(r: HttpResults): string {
     `Controller peak RSS after the cases above: ${r.peakRssMiB.toFixed(1)} MiB; over the whole bench ` +
       `(the scaling runs included): ${r.finalPeakRssMiB.toFixed(1)} MiB. ` +
       `Start-up (median of ${compiled.runs}): "controller listening" after ${compiled.listeningMs} ms, ` +
-      `idle RSS ${compiled.idleRssMiB.toFixed(1)} MiB` +
+      `idle RSS ${compiled.idleRssMiB.toFixed(1)} MiB after 1 s, ` +
+      `${compiled.settledRssMiB.toFixed(1)} MiB after 10 s (V8's memory reducer has run)` +
       (tsx
         ? ` (through tsx, as npm run dev: ${tsx.listeningMs} ms, ${tsx.idleRssMiB.toFixed(1)} MiB).`
         : '.'),

@@ -20,6 +20,8 @@ export type RigOptions = {
   stdout?: 'inherit' | 'pipe'
   /** Undefined: the release's own poll (1 s for 18.11's vf and mirror). */
   pollMs?: number
+  /** Another build of the controller (its cli.js) instead of the shipped one. */
+  cli?: string
 }
 
 /** Starts the controller, then the simulator with `sims` options, once `processes` registered. */
@@ -31,6 +33,7 @@ export async function startRig(
   const controller = await startControllerProcess(o.flags ?? [], o.nodeArgs ?? [], {
     countLogs: false,
     stdout: o.stdout ?? 'inherit',
+    ...(o.cli ? { cli: o.cli } : {}),
   })
   const api = `http://127.0.0.1:${controller.apiPort}`
   const children: ChildProcess[] = []

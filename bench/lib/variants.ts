@@ -14,14 +14,15 @@ export type VariantRow = {
 }
 
 /**
- * Measures each case on one fresh controller per variant (flags), with the usual processes; all
+ * Measures each case on one fresh controller per variant (flags, node's flags, or another build;
+ * `peaks` gets each one's peak RSS in MiB), with the usual processes; all
  * variants run at once and take turns case by case, so a machine's drift hits each alike. With
  * `repeat` rounds each figure is the median of its rounds.
  */
 export async function compareFlags(
   generator: Generator,
-  { seconds, repeat = 1 }: { seconds: number; repeat?: number },
-  variants: { name: string; flags: string[] }[],
+  { seconds, repeat = 1, peaks }: { seconds: number; repeat?: number; peaks?: Map<string, number> },
+  variants: { name: string; flags: string[]; cli?: string; nodeArgs?: string[] }[],
   endpoints: Endpoint[],
   connections: readonly number[],
   log: (line: string) => void,
@@ -29,8 +30,15 @@ export async function compareFlags(
   const runs = new Map<string, Measured[]>()
   const rigs: Rig[] = []
   try {
-    for (const { flags } of variants)
-      rigs.push(await startRig(SIMS.args, SIMS.count, { flags, pollMs: 0 }))
+    for (const { flags, cli, nodeArgs } of variants)
+      rigs.push(
+        await startRig(SIMS.args, SIMS.count, {
+          flags,
+          pollMs: 0,
+          ...(cli ? { cli } : {}),
+          ...(nodeArgs ? { nodeArgs } : {}),
+        }),
+      )
     for (let round = 1; round <= repeat; round++)
       for (const c of connections)
         for (const endpoint of endpoints)
@@ -43,6 +51,8 @@ export async function compareFlags(
               `${round}/${repeat} ${name}: ${endpoint} x${c}: ${figures.rps}/s, ${figures.cpuUs} µs/req`,
             )
           }
+    for (const [i, { name }] of variants.entries())
+      peaks?.set(name, rigs[i]!.controller.peakRssMiB())
   } finally {
     for (const rig of rigs) await rig.stop()
   }

@@ -4,7 +4,8 @@ import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Command } from '../protocol/command.ts'
 import { statusOf, type StatusBody } from '../protocol/kinds/status.ts'
 import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
-import { createJob, type JobOptions } from './job.ts'
+import { admit, writeNext } from './connection-setup.ts'
+import { createJob, type Job, type JobOptions } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
 
 /**
@@ -22,12 +23,27 @@ export function ask<T>(
       new ControllerError('INVALID_REQUEST', 'refusing to send a malformed command'),
     )
   }
-  if (connection.getSnapshot().status !== 'active') {
+  const snapshot = connection.getSnapshot()
+  if (snapshot.status !== 'active') {
     return Promise.reject(new ControllerError('CONNECTION_CLOSED', 'the process has disconnected'))
   }
   const { job, promise } = createJob(command, options)
-  connection.send({ type: 'command', job })
+  enqueue(connection, job)
   return promise
+}
+
+/**
+ * Gives a connection a command, with no event for its machine: a command is taken into the queue
+ * (a read joining the read queued at the tail costs nothing more), and the reply awaited writes
+ * the next in its own transition; one that finds the connection ready with nothing in flight is
+ * written at once, as the machine's `command` event would (queue, then writeNext) without a
+ * macrostep of its own. So a command costs its machine one event, its reply. The machine is at
+ * rest whenever this runs: nothing it does while handling an event asks a process.
+ */
+export function enqueue(connection: ProcessConnection, job: Job): void {
+  const { value, context, children } = connection.getSnapshot()
+  admit(context, job)
+  if (value === 'ready') writeNext(context, children.link)
 }
 
 /** A process's status, whatever its kind: the body its own GET endpoint answers. */

@@ -1,14 +1,19 @@
-// The commands waiting for one process: first in, first out, O(1) per operation.
+// The commands of one process: the one written, and those waiting, first in, first out, O(1) each.
 import { live, type Job } from './job.ts'
 
+/** A command written to the process, whose reply is awaited, and when it was written. */
+export type InFlight = { readonly job: Job; readonly sentAt: number }
+
 /**
- * A FIFO of jobs. A read joins the same read at the tail instead of queueing again: it would run
+ * A FIFO of jobs, and the one in flight (one at a time). A read joins the same read at the tail instead of queueing again: it would run
  * at the same point, so it sees every change that finished before it, and costs no command. Jobs
  * whose every request has gone are skipped, never sent.
  */
 export class CommandQueue {
   #jobs: (Job | undefined)[] = []
   #head = 0
+  /** The command written, until its reply (or why none came) settles it. */
+  current: InFlight | undefined
 
   /** Jobs waiting, whether or not their clients are still there. */
   get length(): number {

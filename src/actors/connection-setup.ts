@@ -1,7 +1,7 @@
 // What a process connection can do (its context, guards and actions); process-connection.ts says when.
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { assign, enqueueActions, setup } from 'xstate'
+import { assign, enqueueActions, setup, type AnyActorRef } from 'xstate'
 import type { ErrorCode } from '../errors.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Effect } from '../protocol/effects.ts'
@@ -14,6 +14,7 @@ import { logCommand } from './command-log.ts'
 import { answer, refuse, type Job } from './job.ts'
 import { processLabel as label } from './label.ts'
 import { nextJob } from './next-job.ts'
+import type { ReplyDeadline } from './reply-deadline.ts'
 import { socketLink, type LinkEvent } from './socket-link.ts'
 
 export type Input = {
@@ -28,7 +29,8 @@ export type Input = {
 }
 export type Context = Input & {
   queue: CommandQueue // mutated in place: copying it on every command cost O(n) per event
-  current?: { job: Job; sentAt: number }
+  /** The deadline of the reply awaited now (handshake, command, late reply): one timer in all. */
+  deadline: ReplyDeadline
   kind?: ProcessKind
   clientId?: number
   view?: ProcessView
@@ -43,6 +45,8 @@ type Events =
   | LinkEvent
   | { type: 'handshake'; result: Result<Identity> }
   | { type: 'close'; reason: string }
+  /** The reply awaited now is overdue (see `deadline`). */
+  | { type: 'replyTimeout' }
 /**
  * A command's outcome, for the logs, the event stream and the metrics: the request that sent it,
  * what it did (`reply`: the effect, or why it failed) and the view before and after.
@@ -67,33 +71,53 @@ type Emitted =
 export const closedMessage = (context: Context) =>
   `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
 
+/**
+ * Takes a command into the queue: a read joins the same read waiting at the tail; past
+ * `maxQueue` the command is refused at once.
+ */
+export function admit(context: Context, job: Job): void {
+  const { queue, maxQueue } = context
+  if (queue.joins(job) || queue.length < maxQueue) return queue.push(job)
+  const process = label(context)
+  refuse(job, `${process} has ${maxQueue} commands waiting: try again later`, 'QUEUE_FULL')
+}
+
+/**
+ * Writes the next command someone still waits for, refusing any that would hang the process (see
+ * next-job.ts), unless one is in flight. Straight to the link: sendTo's deferred delivery and
+ * enqueueActions cost 2.5 KB of garbage per command; the write only starts I/O, so nothing
+ * re-enters the actor.
+ */
+export function writeNext(context: Context, link: AnyActorRef | undefined): void {
+  if (context.queue.current) return
+  const job = nextJob(context.queue, context.view)
+  if (!job) return
+  context.deadline.arm(context.replyTimeoutMs)
+  context.queue.current = { job, sentAt: performance.now() }
+  link?.send({ type: 'write', line: job.line })
+}
+
 /** The context, events, guards and actions of a process connection. */
 export const connectionSetup = setup({
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's typing idiom
   types: {} as { input: Input; context: Context; events: Events; emitted: Emitted },
   actors: { socketLink },
-  delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
   guards: {
-    hasQueue: ({ context }) => context.queue.length > 0,
-    nothingSent: ({ context }) => context.current === undefined,
-    currentCloses: ({ context }) => context.current?.job.closes === true,
+    nothingSent: ({ context }) => context.queue.current === undefined,
+    currentCloses: ({ context }) => context.queue.current?.job.closes === true,
   },
   actions: {
-    queue: ({ context: { queue, maxQueue, kind, clientId } }, job: Job) => {
-      if (queue.joins(job) || queue.length < maxQueue) return queue.push(job)
-      const process = label({ kind, clientId })
-      refuse(job, `${process} has ${maxQueue} commands waiting: try again later`, 'QUEUE_FULL')
-    },
-    /** Writes the next command someone still waits for, refusing any that would hang the process. */
-    sendNext: enqueueActions(({ context, enqueue }) => {
-      const job = nextJob(context.queue, context.view)
-      if (!job) return
-      enqueue.assign({ current: { job, sentAt: performance.now() } })
-      enqueue.sendTo('link', { type: 'write', line: job.line })
-    }),
+    queue: ({ context }, job: Job) => admit(context, job),
+    armDeadline: ({ context }) => context.deadline.arm(context.replyTimeoutMs),
+    disarmDeadline: ({ context }) => context.deadline.disarm(),
+    stopDeadline: ({ context }) => context.deadline.stop(),
+    sendNext: ({ context, self }) => writeNext(context, self.getSnapshot().children.link),
     settle: enqueueActions(({ context, enqueue }, reply: Result<Buffer>) => {
-      const { current, view, log, learnt } = context
+      const { queue, view, log, learnt } = context
+      const { current } = queue
       if (!current || !view) return
+      queue.current = undefined
+      context.deadline.disarm()
       const { job, sentAt } = current
       const result = answer(job, reply)
       let after = view
@@ -105,7 +129,6 @@ export const connectionSetup = setup({
       logCommand(log, label(context), job, result)
       const shows = result.ok && 'shows' in result.value ? result.value.shows : undefined
       enqueue.assign({
-        current: undefined,
         view: after,
         learnt: learnt && shows ? learn(learnt, shows) : learnt,
       })

@@ -1,18 +1,23 @@
 // One connected SPP process as an xstate actor: identifies it, queues its commands, one in flight.
-import { assign, raise, sendTo, type ActorRefFrom } from 'xstate'
+import { assign, raise, sendTo, type ActorRefFrom, type AnyActorRef } from 'xstate'
 import { HANDSHAKES } from '../protocol/handshake.ts'
 import { learn } from '../protocol/release.ts'
 import { fail } from '../protocol/result.ts'
 import { CommandQueue } from './command-queue.ts'
 import { closedMessage, connectionSetup } from './connection-setup.ts'
 import { processLabel as label } from './label.ts'
+import { ReplyDeadline, type DeadlineClock } from './reply-deadline.ts'
 
 export type { CommandDone, Input } from './connection-setup.ts'
 
 /** One connected SPP process: identifies it, queues its commands and keeps one in flight. */
 export const processConnection = connectionSetup.createMachine({
   id: 'processConnection',
-  context: ({ input }) => ({ ...input, queue: new CommandQueue() }),
+  context: ({ input, self }) => ({
+    ...input,
+    queue: new CommandQueue(),
+    deadline: new ReplyDeadline(clockOf(self), () => self.send({ type: 'replyTimeout' })),
+  }),
   invoke: {
     id: 'link',
     src: 'socketLink',
@@ -41,10 +46,14 @@ export const processConnection = connectionSetup.createMachine({
   initial: 'identifying',
   states: {
     identifying: {
-      entry: sendTo('link', ({ context }) => ({
-        type: 'write' as const,
-        line: HANDSHAKES[context.role].line,
-      })),
+      entry: [
+        sendTo('link', ({ context }) => ({
+          type: 'write' as const,
+          line: HANDSHAKES[context.role].line,
+        })),
+        'armDeadline',
+      ],
+      exit: 'disarmDeadline',
       on: {
         'link.frame': {
           actions: raise(({ context, event }) => ({
@@ -55,7 +64,7 @@ export const processConnection = connectionSetup.createMachine({
         handshake: [
           {
             guard: ({ event }) => event.result.ok,
-            target: 'idle',
+            target: 'ready',
             actions: { type: 'identify', params: ({ event }) => event.result },
           },
           {
@@ -67,8 +76,6 @@ export const processConnection = connectionSetup.createMachine({
             },
           },
         ],
-      },
-      after: {
         replyTimeout: {
           target: 'closed',
           actions: {
@@ -78,20 +85,20 @@ export const processConnection = connectionSetup.createMachine({
         },
       },
     },
-    idle: {
-      always: { guard: 'hasQueue', target: 'awaitingReply' },
+    // Identified: one command in flight at a time (`queue.current`), the rest queued. A command
+    // sent while one is in flight goes into the queue without an event (see ask.ts): the reply's
+    // transition writes the next. Only a connection with nothing in flight is woken by `command`.
+    // No transition here changes state: each event is one microstep.
+    ready: {
+      entry: 'sendNext', // what was queued while identifying, or behind a timed-out command
       on: {
-        'link.frame': {
-          target: 'closed',
-          actions: { type: 'setCloseReason', params: 'protocol error: reply without a command' },
-        },
-      },
-    },
-    awaitingReply: {
-      entry: 'sendNext',
-      always: { guard: 'nothingSent', target: 'idle' }, // every queued client had gone
-      on: {
+        command: { actions: [{ type: 'queue', params: ({ event }) => event.job }, 'sendNext'] },
         'link.frame': [
+          {
+            guard: 'nothingSent',
+            target: 'closed',
+            actions: { type: 'setCloseReason', params: 'protocol error: reply without a command' },
+          },
           {
             guard: 'currentCloses',
             target: 'closed',
@@ -100,20 +107,13 @@ export const processConnection = connectionSetup.createMachine({
               { type: 'setCloseReason', params: 'exited on request' },
             ],
           },
-          // Straight on to the next command: through idle, each reply cost a second microstep.
           {
-            guard: 'hasQueue',
-            target: 'awaitingReply',
-            reenter: true, // restarts the reply timer
-            actions: { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
-          },
-          {
-            target: 'idle',
-            actions: { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+            actions: [
+              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+              'sendNext',
+            ],
           },
         ],
-      },
-      after: {
         replyTimeout: {
           target: 'discardingLateReply',
           actions: [
@@ -137,14 +137,14 @@ export const processConnection = connectionSetup.createMachine({
     // If it never comes the process is hung or lost a reply: drop it, so it reconnects on a clean
     // channel; what was queued meanwhile waits for it (handOver).
     discardingLateReply: {
+      entry: 'armDeadline',
+      exit: 'disarmDeadline',
       on: {
         'link.frame': {
-          target: 'idle',
+          target: 'ready',
           actions: ({ context }) =>
             context.log.warn({ process: label(context) }, 'late reply discarded'),
         },
-      },
-      after: {
         replyTimeout: {
           target: 'closed',
           actions: { type: 'setCloseReason', params: 'no reply to a timed-out command' },
@@ -159,9 +159,14 @@ export const processConnection = connectionSetup.createMachine({
           params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED'),
         },
         'handOver',
+        'stopDeadline',
       ],
     },
   },
 })
+
+/** The clock of the actor (a SimulatedClock in tests): the deadline's timer runs on it. */
+const clockOf = (self: AnyActorRef): DeadlineClock =>
+  (self as AnyActorRef & { clock: DeadlineClock }).clock
 
 export type ProcessConnection = ActorRefFrom<typeof processConnection>

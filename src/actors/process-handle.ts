@@ -3,7 +3,7 @@ import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Command } from '../protocol/command.ts'
 import type { Capability, Caps } from '../protocol/release.ts'
 import { ask, askStatus } from './ask.ts'
-import { describe, type ProcessDescription } from './describe.ts'
+import { capsNow, describe, type ProcessDescription } from './describe.ts'
 import type { JobOptions } from './job.ts'
 import type { ProcessEntry, Registry } from './registry.ts'
 
@@ -36,7 +36,7 @@ export function processHandle(
     if (entry.connection.getSnapshot().status !== 'active') entry = registry.find(kind, clientId)
     return entry.connection
   }
-  const known = () => describe(connection()).caps!
+  const known = () => capsNow(connection())!
   return {
     kind,
     ...(clientId === undefined ? {} : { clientId }),

@@ -112,7 +112,8 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
       error: (error) => {
         forget()
         socket.destroy()
-        const { kind, clientId, current, queue } = connection.getSnapshot().context
+        const { kind, clientId, queue } = connection.getSnapshot().context
+        const { current } = queue
         const process = processLabel({ kind, clientId })
         log.error({ err: error, process, peer }, 'internal error: connection dropped')
         const message = `connection to ${process} dropped: internal error in the controller`

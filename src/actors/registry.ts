@@ -2,7 +2,7 @@
 import { EventEmitter } from 'node:events'
 import { ControllerError } from '../errors.ts'
 import type { ProcessKind, SecondaryKind } from '../protocol/command.ts'
-import { askStatus } from './ask.ts'
+import { askStatus, enqueue } from './ask.ts'
 import { refuse, type Job } from './job.ts'
 import { processLabel } from './label.ts'
 import type { ProcessConnection } from './process-connection.ts'
@@ -171,7 +171,7 @@ export class Registry extends EventEmitter<RegistryEvents> {
   }
 
   #resend(entry: ProcessEntry, jobs: Job[]) {
-    for (const job of jobs) entry.connection.send({ type: 'command', job })
+    for (const job of jobs) enqueue(entry.connection, job)
   }
 
   #nextStandby(key: string): ProcessEntry | undefined {

@@ -21,6 +21,7 @@ import { processesOf } from './processes.ts'
 import { recordChanges } from './record-changes.ts'
 import { requestIdSource } from './request-id.ts'
 import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
+import { SplitRouter } from './router.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
 
@@ -46,7 +47,7 @@ export type AppOptions = {
 /** The REST API of ../shared/spec/rest-api.md. */
 export function createApp(options: AppOptions) {
   const { registry, log, maxBodyBytes, hub, metrics, events, nfvStatus = 'spec' } = options
-  const app = new Hono<{ Variables: RequestIdVariables }>()
+  const app = new Hono<{ Variables: RequestIdVariables }>({ router: new SplitRouter() })
   // One middleware for what every request needs: its id, its log line, its metrics.
   const requestIds = requestIdSource()
   app.use(async (c, next) => {

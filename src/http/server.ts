@@ -55,10 +55,14 @@ export async function startHttpServer(options: HttpServerOptions) {
     )
     return req
   }
+  // A response whose head went out before the stop (an event stream) said keep-alive: its
+  // connection is closed as soon as it is done.
+  const afterResponse = () => stopping && server.closeIdleConnections()
   // @hono/node-server cannot build a URL from `*` or `host:port`: it would answer an empty 400.
   const onlyPaths =
     (listener: RequestListener): RequestListener =>
     (req, res) => {
+      res.on('finish', afterResponse) // here, not in a second 'request' listener of its own
       if (routable(req.url)) return listener(req, res)
       const [status, text] = targetRefusal(req.method, req.url ?? '')
       const id = refused(req.method ?? '', req.url ?? '', status)
@@ -122,12 +126,6 @@ export async function startHttpServer(options: HttpServerOptions) {
     const text = 'CONNECT is not supported: this is a REST API, not a proxy'
     answerRaw(socket, 501, text, refused('CONNECT', req.url ?? '', 501))
   })
-  // A response whose head went out before the stop (an event stream) said keep-alive: its
-  // connection is closed as soon as it is done.
-  const afterResponse = () => stopping && server.closeIdleConnections()
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) =>
-    res.once('finish', afterResponse),
-  )
   if (local) await listenOnPath(server, listen.path, listen.gid)
   else {
     server.listen({ host: listen.host, port: listen.port })

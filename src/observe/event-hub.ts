@@ -10,7 +10,8 @@ type Subscriber = { push(event: ControllerEvent): void; close(): void }
  */
 export class EventHub {
   readonly capacity: number
-  readonly #buffer: ControllerEvent[] = []
+  // A ring: event `id` sits at (id - 1) % capacity. Shifting a full array moved 1024 slots per event.
+  readonly #ring: ControllerEvent[] = []
   readonly #subscribers = new Set<Subscriber>()
   #lastId = 0
 
@@ -20,8 +21,8 @@ export class EventHub {
 
   publish(type: string, data: Record<string, unknown>): void {
     const event = { id: ++this.#lastId, type, data }
-    this.#buffer.push(event)
-    if (this.#buffer.length > this.capacity) this.#buffer.shift()
+    this.#ring[(event.id - 1) % this.capacity] = event
+    if (this.#subscribers.size === 0) return
     for (const subscriber of this.#subscribers) {
       try {
         subscriber.push(event)
@@ -33,12 +34,12 @@ export class EventHub {
 
   /** The buffered events after `lastId`; `complete` is false when some were already let go. */
   since(lastId: number): { events: ControllerEvent[]; complete: boolean } {
-    const oldest = this.#buffer[0]?.id ?? this.#lastId + 1
+    const oldest = Math.max(1, this.#lastId - this.capacity + 1)
     const complete = lastId <= this.#lastId && lastId >= oldest - 1
-    return {
-      events: complete ? this.#buffer.filter((e) => e.id > lastId) : [...this.#buffer],
-      complete,
-    }
+    const events: ControllerEvent[] = []
+    for (let id = complete ? lastId + 1 : oldest; id <= this.#lastId; id++)
+      events.push(this.#ring[(id - 1) % this.capacity]!)
+    return { events, complete }
   }
 
   get lastId() {

@@ -7,6 +7,7 @@ import type { PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
 import { primaryCommands } from '../protocol/kinds/primary.ts'
 import type { Result } from '../protocol/result.ts'
 import { authRefusedCounter } from './auth-metrics.ts'
+import { HttpCounts } from './http-counts.ts'
 
 /** Why a guard closed a connection (see src/http/connection-guard.ts, --allow-peers). */
 export type DropReason = 'timeout' | 'evicted' | 'refused' | 'peer'
@@ -18,9 +19,7 @@ const ERAS = ['18.11', '2020', 'unknown'] // unknown: a vf or mirror whose statu
 export function createMetrics(processes: Registry) {
   const registry = new MetricsRegistry()
   const registers = [registry]
-  // Counted here and handed to prom-client when scraped: its inc() validates and hashes the labels
-  // on every call, which showed in the profile of every request.
-  const httpCounts = new Map<string, { labels: Record<string, string | number>; count: number }>()
+  const httpCounts = new HttpCounts()
   new Counter({
     name: 'spp_http_requests_total',
     help: 'REST requests answered, by route and status',
@@ -28,7 +27,7 @@ export function createMetrics(processes: Registry) {
     registers,
     collect() {
       this.reset()
-      for (const { labels, count } of httpCounts.values()) this.inc(labels, count)
+      for (const { labels, count } of httpCounts) this.inc(labels, count)
     },
   })
   const commandSeconds = new Histogram({
@@ -38,36 +37,41 @@ export function createMetrics(processes: Registry) {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   })
-  const commandFailures = new Counter({
-    name: 'spp_command_failures_total',
-    help: 'Commands that failed, by error',
-    labelNames: ['kind', 'command', 'error'],
-    registers,
-  })
-  const timeouts = new Counter({
-    name: 'spp_command_timeouts_total',
-    help: 'Commands that got no reply within the command timeout',
-    labelNames: ['kind'],
-    registers,
-  })
-  const disconnects = new Counter({
-    name: 'spp_process_disconnects_total',
-    help: 'Identified processes whose connection closed',
-    labelNames: ['kind'],
-    registers,
-  })
-  const conflicts = new Counter({
-    name: 'spp_process_id_conflicts_total',
-    help: 'Connections that claimed the id of a process already served (they wait on standby)',
-    labelNames: ['kind'],
-    registers,
-  })
-  const dropped = new Counter({
-    name: 'spp_connections_dropped_total',
-    help: 'Connections the controller closed to guard itself, by listener and reason',
-    labelNames: ['listener', 'reason'],
-    registers,
-  })
+  // Each (kind, command)'s series, found once: observe() with labels checks and hashes them per call.
+  const durations = new Map<string, Histogram.Internal<string>>()
+  const durationOf = (kind: ProcessKind, command: string) => {
+    const key = `${kind} ${command}`
+    let series = durations.get(key)
+    if (!series) durations.set(key, (series = commandSeconds.labels({ kind, command })))
+    return series
+  }
+  const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Counter({ name, help, labelNames, registers })
+  const commandFailures = counter('spp_command_failures_total', 'Commands that failed, by error', [
+    'kind',
+    'command',
+    'error',
+  ])
+  const timeouts = counter(
+    'spp_command_timeouts_total',
+    'Commands that got no reply within the command timeout',
+    ['kind'],
+  )
+  const disconnects = counter(
+    'spp_process_disconnects_total',
+    'Identified processes whose connection closed',
+    ['kind'],
+  )
+  const conflicts = counter(
+    'spp_process_id_conflicts_total',
+    'Connections that claimed the id of a process already served (they wait on standby)',
+    ['kind'],
+  )
+  const dropped = counter(
+    'spp_connections_dropped_total',
+    'Connections the controller closed to guard itself, by listener and reason',
+    ['listener', 'reason'],
+  )
   const authRefused = authRefusedCounter(registers)
   new Gauge({
     name: 'spp_processes',
@@ -170,13 +174,10 @@ export function createMetrics(processes: Registry) {
     /** The text of GET /metrics; it never waits for a process. */
     render: (): Promise<string> => registry.metrics(),
     observeHttp(method: string, route: string, status: number) {
-      const key = `${method} ${route} ${status}`
-      const counted = httpCounts.get(key)
-      if (counted) counted.count++
-      else httpCounts.set(key, { labels: { method, route, status }, count: 1 })
+      httpCounts.observe(method, route, status)
     },
     observeCommand(kind: ProcessKind, command: string, reply: Result<unknown>, seconds: number) {
-      commandSeconds.observe({ kind, command }, seconds)
+      durationOf(kind, command).observe(seconds)
       if (reply.ok) return
       commandFailures.inc({ kind, command, error: reply.code })
       if (reply.code === 'REPLY_TIMEOUT') timeouts.inc({ kind })

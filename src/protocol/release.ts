@@ -103,7 +103,7 @@ export const firstLearnt = (kind: ProcessKind, shown: Shown): Learnt => ({
   ...shown,
 })
 
-/** The record after a reply: a status's markers, or a measured frame length. */
+/** The record after a reply: a status's markers, or a measured frame length (the same if nothing new). */
 export function learn(learnt: Learnt, seen: Shown | { frameBytes: number }): Learnt {
   if ('frameBytes' in seen) {
     const release =
@@ -111,12 +111,11 @@ export function learn(learnt: Learnt, seen: Shown | { frameBytes: number }): Lea
     return { ...learnt, frameBytes: seen.frameBytes, release }
   }
   const classifierWord = seen.classifierWord ?? learnt.classifierWord
-  return {
-    ...learnt,
-    release: later(learnt.release, seen.release),
-    statusRead: true,
-    ...(classifierWord ? { classifierWord } : {}),
-  }
+  const release = later(learnt.release, seen.release)
+  // Every status read tells again what the last one told: the same record, not a new one.
+  if (learnt.statusRead && release === learnt.release && classifierWord === learnt.classifierWord)
+    return learnt
+  return { ...learnt, release, statusRead: true, ...(classifierWord ? { classifierWord } : {}) }
 }
 
 /** Whether nothing the process could still send would show a later release. */

@@ -71,14 +71,19 @@ function checkShape<S extends v.GenericSchema>(
 }
 
 /**
- * A decoder that reads each frame once: every request sharing one reply (a coalesced read) decodes
- * it with its own command, and gets the same value, of its own type, without decoding it again.
+ * A decoder that reads each distinct reply once: every request sharing one reply (a coalesced
+ * read) decodes it with its own command and gets the same value, of its own type, without
+ * decoding it again; and a status read again while nothing changed (a dashboard polling it) comes
+ * back byte for byte the same, so one comparison gives the value decoded last time (and
+ * src/http/json.ts the JSON it already made of it). The value is shared: nobody changes it.
  */
 export function once<T>(decode: (frame: Buffer) => Result<T>): (frame: Buffer) => Result<T> {
-  const seen = new WeakMap<Buffer, Result<T>>()
+  let lastFrame: Buffer | undefined
+  let last: Result<T> | undefined
   return (frame) => {
-    let result = seen.get(frame)
-    if (result === undefined) seen.set(frame, (result = decode(frame)))
-    return result
+    if (frame === lastFrame || (lastFrame !== undefined && frame.equals(lastFrame))) return last!
+    last = decode(frame)
+    lastFrame = frame
+    return last
   }
 }

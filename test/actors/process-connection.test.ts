@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert'
 import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
 import { vfCommands } from '../../src/protocol/kinds/vf.ts'
+import { createJob } from '../../src/actors/job.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 
@@ -20,7 +21,7 @@ test('a secondary is asked _get_client_id first and identified from the reply', 
   assert.is(c.state(), 'identifying')
   c.reply(fixedReply('7'))
   assert.equal(c.identified, [{ type: 'identified', kind: 'nfv', clientId: 7, era: '18.11' }])
-  assert.is(c.state(), 'idle')
+  assert.is(c.state(), 'ready')
 })
 
 const PRIMARY_STATUS = fixedReply('{"phy_ports": [], "ring_ports": []}')
@@ -103,6 +104,59 @@ test('a command without a reply fails with a timeout, and commands queued behind
   assert.match(c.outcomes[1]!, /^PROCESS_UNRESPONSIVE not sent: nfv 1 did not answer/)
 })
 
+test('each command times out counted from when it was written, not from the one before it', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.forward())
+  c.clock.increment(600)
+  void c.ask(nfv.stop())
+  c.reply(fixedReply('forward')) // stop is written now, at 600
+  c.clock.increment(999)
+  await flush()
+  assert.equal(c.outcomes, ['ok'])
+  c.clock.increment(1)
+  await flush()
+  assert.match(c.outcomes[1]!, /^REPLY_TIMEOUT no reply within 1000 ms/)
+})
+
+test('commands reach their connection with no event: each round trip is one event, its reply', async () => {
+  const c = identifiedNfv()
+  const before = c.events.length
+  for (let i = 0; i < 5; i++) void c.ask(nfv.patch('ring:0', `ring:${i + 1}`))
+  assert.equal(c.written.slice(1), ['patch ring:0 ring:1'], 'the first is written at once')
+  assert.equal(c.events.slice(before), [], 'no event: the rest wait in the queue')
+  for (let i = 0; i < 5; i++) c.reply(fixedReply('patch'))
+  await flush()
+  assert.equal(
+    c.written.slice(1),
+    [0, 1, 2, 3, 4].map((i) => `patch ring:0 ring:${i + 1}`),
+  )
+  assert.equal(c.events.slice(before), Array<string>(5).fill('link.frame'))
+  assert.equal(c.outcomes, Array<string>(5).fill('ok'))
+})
+
+test('a command event (the mailbox way in) is queued and written as ask does it', async () => {
+  const c = identifiedNfv()
+  const { job, promise } = createJob(nfv.forward())
+  c.actor.send({ type: 'command', job })
+  assert.equal(c.written.slice(1), ['forward'])
+  c.reply(fixedReply('forward'))
+  assert.is(await promise, undefined)
+})
+
+test('a read joining the queued read touches no machine: one event, one status sent for all', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.forward())
+  const before = c.events.length
+  for (let i = 0; i < 5; i++) void c.ask(nfv.status())
+  assert.equal(c.events.slice(before), [], 'queued behind the forward, no event')
+  c.reply(fixedReply('forward'))
+  c.reply(NFV_STATUS('running'))
+  await flush()
+  assert.equal(c.written.slice(1), ['forward', 'status'])
+  assert.equal(c.events.slice(before), ['link.frame', 'link.frame'])
+  assert.is(c.outcomes.length, 6)
+})
+
 test('a late reply is discarded, never taken as the answer to the next command', async () => {
   const c = identifiedNfv()
   void c.ask(nfv.status())
@@ -178,7 +232,7 @@ test('a vf rejection settles the command with the process message and keeps the 
   )
   await flush()
   assert.equal(c.outcomes, ['COMMAND_REJECTED command error: bad value(component name)'])
-  assert.is(c.state(), 'idle')
+  assert.is(c.state(), 'ready')
 })
 
 test('a close event (replaced by a new connection) fails the command in flight and sends nothing more', async () => {

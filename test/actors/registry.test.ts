@@ -64,7 +64,7 @@ test('a claim on a served id: the claimant waits while the served one answers, a
   served.link.reply(IDLE)
   await flush()
   assert.is(registry.find('nfv', 1), served.entry, 'it answered: it stays served')
-  assert.is(claimant.link.state(), 'idle', 'the claimant is left connected')
+  assert.is(claimant.link.state(), 'ready', 'the claimant is left connected')
   registry.unregister(served.entry.connection)
   assert.is(registry.find('nfv', 1), claimant.entry, 'served once the other has gone')
 })

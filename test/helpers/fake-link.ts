@@ -36,8 +36,13 @@ export function fakeConnection(
     },
   )
   const clock = new SimulatedClock()
+  /** The events the connection's machine processed (its link's and its own), by type. */
+  const events: string[] = []
   const actor = createActor(processConnection.provide({ actors: { socketLink: link } }), {
     clock,
+    inspect: (e) => {
+      if (e.type === '@xstate.event' && e.actorRef === actor) events.push(e.event.type)
+    },
     input: {
       socket: {} as Socket,
       role,
@@ -62,6 +67,7 @@ export function fakeConnection(
     identified,
     outcomes,
     unsent,
+    events,
     reply: (frame: Buffer | string) =>
       sendBack!({
         type: 'link.frame',

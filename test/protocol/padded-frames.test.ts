@@ -94,4 +94,30 @@ test('NULs beyond one frame are no padding: a protocol error', () => {
   assert.is(after.push(Buffer.concat([pad('{"a":1}', 2048), Buffer.alloc(40000)])).ok, false)
 })
 
+test('a reply that came in one chunk is a view of that chunk, not a copy', () => {
+  const reader = frameReader('padded', 1 << 20)
+  const chunk = pad(NFV_STATUS, 2048)
+  const read = reader.push(chunk)
+  assert.ok(read.ok)
+  const [frame] = read.ok ? read.value : []
+  assert.is(frame?.buffer, chunk.buffer)
+  assert.is(frame?.byteOffset, chunk.byteOffset)
+})
+
+test('padding cut into many chunks of NULs is skipped to the next reply, whatever the cuts', () => {
+  const reader = frameReader('padded', 1 << 20)
+  const stream = Buffer.concat([pad(NFV_STATUS, 32768), pad(NFV_ID, 32768)])
+  const texts: string[] = []
+  for (let at = 0; at < stream.length; at += 1000) {
+    const read = reader.push(stream.subarray(at, at + 1000))
+    assert.ok(read.ok)
+    for (const frame of read.ok ? read.value : []) {
+      const text = cString(frame)
+      texts.push(text.ok ? text.value : '?')
+    }
+  }
+  assert.equal(texts, [NFV_STATUS, NFV_ID])
+  assert.is(reader.frameBytes, 32768)
+})
+
 test.run()

@@ -110,6 +110,21 @@ test('each marker shows the release that brought it (spp-protocol-2020 §9.2)', 
     assert.is(statusShows(...args).release, release, JSON.stringify(args))
 })
 
+test('a status that shows nothing new leaves the record as it was, the same object', () => {
+  const vf = learn(firstLearnt('vf', { release: '18.11' }), { release: '18.11' })
+  assert.is(learn(vf, { release: '18.11' }), vf)
+  const v2 = learn(vf, { release: '18.08.2' })
+  assert.is(learn(v2, { release: '18.11' }), v2, 'an older marker tells nothing new')
+  const classifier = learn(vf, { release: '18.11', classifierWord: 'classifier_mac' })
+  assert.is.not(classifier, vf)
+  assert.is(classifier.classifierWord, 'classifier_mac')
+  assert.is(learn(classifier, { release: '18.11' }), classifier)
+  const later = learn(classifier, { release: '19.11' })
+  assert.equal([later.release, later.classifierWord], ['19.11', 'classifier_mac'])
+  const first = firstLearnt('vf', { release: '18.11' })
+  assert.is.not(learn(first, { release: '18.11' }), first, 'the first status is news: it was read')
+})
+
 test('what is settled: a padded reply measured, a status read; a capability is at least its release', () => {
   const nfv = firstLearnt('nfv', { release: '18.08.2' })
   assert.is(capsOf(nfv).settled, false, 'its frame is not measured')

@@ -127,4 +127,29 @@ test('vf replies without results, or status without info, fail as BAD_REPLY', ()
   }
 })
 
+test('a status that comes back byte for byte the same gives the value decoded before, not a new one', () => {
+  const text = '{"client-id":1,"status":"idling","ports":["phy:0"],"patches":[]}'
+  const first = nfvCommands.status().decode(fixedReply(text))
+  const again = nfvCommands.status().decode(fixedReply(text)) // another buffer, the same bytes
+  assert.ok(first.ok && again.ok)
+  assert.is(again.value, first.value)
+  const changed = nfvCommands.status().decode(fixedReply(text.replace('idling', 'running')))
+  assert.ok(changed.ok)
+  assert.is(changed.value.status, 'Running')
+  const vf = (cores: string) =>
+    json(
+      `{ "results": [ { "result": "success" } ], "info": { "client-id": 2, "phy": [ 0 ], "vhost": [  ], "ring": [  ], "core": [ ${cores} ], "classifier_table": [  ] } }`,
+    )
+  const idle = vfCommands.status().decode(vf('{ "core": 2, "type": "unuse" }'))
+  assert.ok(idle.ok)
+  const idleAgain = vfCommands.status().decode(vf('{ "core": 2, "type": "unuse" }'))
+  assert.ok(idleAgain.ok)
+  assert.is(idleAgain.value, idle.value)
+  const busy = vfCommands
+    .status()
+    .decode(vf('{ "core": 2, "name": "fw1", "type": "forward", "rx_port": [  ], "tx_port": [  ] }'))
+  assert.ok(busy.ok)
+  assert.is(busy.value.components[0]?.name, 'fw1')
+})
+
 test.run()

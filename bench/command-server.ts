@@ -1,0 +1,51 @@
+// The floor of a command in node: a bare node:http server that, per request, sends one command to a
+// simulated nfv and answers once its reply is in, with nothing else (no hono, no actor, no logs,
+// no metrics, no checks). Usage: command-server.js HTTP_PORT WIRE_PORT; the simulator's nfv
+// connects to WIRE_PORT as to a controller's secondary port.
+import { once } from 'node:events'
+import { createServer as createHttpServer } from 'node:http'
+import { createServer, type Socket } from 'node:net'
+
+const FRAME = 2048 // an 18.11 nfv pads every reply to this
+const [httpPort, wirePort] = process.argv.slice(2).map(Number)
+
+const wire = createServer().listen(wirePort, '127.0.0.1')
+const [socket] = (await once(wire, 'connection')) as [Socket]
+socket.setNoDelay(true)
+
+// One command in flight, the others queued, each answered by the next whole frame.
+const waiting: { line: string; done: (reply: Buffer) => void }[] = []
+let parts: Buffer[] = []
+let held = 0
+socket.on('data', (chunk: Buffer) => {
+  parts.push(chunk)
+  held += chunk.length
+  while (held >= FRAME) {
+    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts)
+    parts = held > FRAME ? [all.subarray(FRAME)] : []
+    held -= FRAME
+    const job = waiting.shift()!
+    if (waiting[0]) socket.write(waiting[0].line)
+    job.done(all.subarray(0, FRAME))
+  }
+})
+const ask = (line: string) =>
+  new Promise<Buffer>((done) => {
+    waiting.push({ line, done })
+    if (waiting.length === 1) socket.write(line)
+  })
+await ask('_get_client_id')
+
+createHttpServer((req, res) => {
+  req.resume()
+  req.on('end', () => {
+    if (req.method === 'GET' && req.url === '/v1/nfvs/1') {
+      void ask('status').then((reply) => {
+        const end = reply.indexOf(0)
+        res.writeHead(200, { 'content-type': 'application/json' }).end(reply.subarray(0, end))
+      })
+    } else if (req.method === 'PUT' && req.url === '/v1/nfvs/1/patches') {
+      void ask('patch phy:0 phy:1').then(() => res.writeHead(204).end())
+    } else res.writeHead(404).end()
+  })
+}).listen(httpPort, '127.0.0.1', () => process.stdout.write('listening\n'))

@@ -1,0 +1,108 @@
+// The floor of a command on this machine: node:http sending one command per request and doing
+// nothing else (bench/command-server.ts), beside bare node:http answering the same bytes with no
+// command, and the simulated nfv's raw round trip. What a controller could reach at best here.
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build } from 'esbuild'
+import type { Server } from './baselines.ts'
+import { ENDPOINTS, type Endpoint } from './cases.ts'
+import { startChild, stopChild } from './children.ts'
+import { freePort } from './controller-process.ts'
+import type { Figures, Generator } from './load.ts'
+import { measure, medianOf, type Measured } from './measure.ts'
+import { rawRoundTrips } from './raw-roundtrip.ts'
+
+/** One case on the command server and on bare node:http. */
+export type FloorRow = { case: string; command: Measured; bare: Measured }
+export type FloorResults = { rows: FloorRow[]; raw: Figures }
+
+const CASES: [Endpoint, number][] = [
+  ['GET /v1/nfvs/1', 1],
+  ['PUT /v1/nfvs/1/patches', 1],
+  ['GET /v1/nfvs/1', 64],
+  ['PUT /v1/nfvs/1/patches', 64],
+]
+const root = new URL('../../', import.meta.url).pathname
+
+/** Measures each case on both servers in turn, `repeat` rounds, and the raw round trip. */
+export async function floorCase(
+  generator: Generator,
+  { seconds, repeat }: { seconds: number; repeat: number },
+  log: (line: string) => void,
+): Promise<FloorResults> {
+  const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-floor-'))
+  const children: ChildProcess[] = []
+  try {
+    await build({
+      absWorkingDir: root,
+      entryPoints: { command: 'bench/command-server.ts', bare: 'bench/bare-server.ts' },
+      outdir: dir,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20.19',
+      logLevel: 'warning',
+    })
+    const [httpPort, wirePort, barePort] = [await freePort(), await freePort(), await freePort()]
+    // The server takes the simulator's connection before it listens for HTTP.
+    const ready = startChild(join(dir, 'command.mjs'), [`${httpPort}`, `${wirePort}`], /listening/)
+    const sim = ['-p', `${wirePort}`, '-s', `${wirePort}`, '--nfv', '1', '--poll-ms', '0']
+    children.push(await startChild('bin/spp-sim.js', sim, /connected/, 'stderr'))
+    children.push(await ready)
+    const command: Server = { url: `http://127.0.0.1:${httpPort}`, pid: children[1]!.pid! }
+    const status = await fetch(`${command.url}/v1/nfvs/1`).then((r) => r.text())
+    const responses = { 'GET /v1/nfvs/1': status, 'PUT /v1/nfvs/1/patches': '' }
+    writeFileSync(join(dir, 'responses.json'), JSON.stringify(responses))
+    const bareArgs = [`${barePort}`, join(dir, 'responses.json')]
+    children.push(await startChild(join(dir, 'bare.mjs'), bareArgs, /listening/))
+    const bare: Server = { url: `http://127.0.0.1:${barePort}`, pid: children[2]!.pid! }
+
+    const runs = new Map<string, Measured[]>()
+    for (let round = 1; round <= repeat; round++)
+      for (const [endpoint, c] of CASES)
+        for (const [name, server] of [
+          ['command', command],
+          ['bare', bare],
+        ] as const) {
+          const figures = await measure(generator, server, ENDPOINTS[endpoint], c, seconds)
+          const key = `${endpoint} x${c}\n${name}`
+          runs.set(key, [...(runs.get(key) ?? []), figures])
+          log(`${round}/${repeat} floor ${name}: ${endpoint} x${c}: ${figures.cpuUs} µs/req`)
+        }
+    const rows = CASES.map(([endpoint, c]) => ({
+      case: `${endpoint} x${c}`,
+      command: medianOf(runs.get(`${endpoint} x${c}\ncommand`)!),
+      bare: medianOf(runs.get(`${endpoint} x${c}\nbare`)!),
+    }))
+    for (const child of children.splice(0).reverse()) await stopChild(child)
+    return { rows, raw: await rawRoundTrips(seconds) }
+  } finally {
+    for (const child of children.reverse()) await stopChild(child)
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The floor as a table, and what fraction of the raw round trip a node server reaches. */
+export function floorReport({ rows, raw }: FloorResults): string {
+  const put = rows.find((r) => r.case === 'PUT /v1/nfvs/1/patches x64')
+  return [
+    'The floor of a command in node on this machine: bare node:http sending one command per request',
+    'and nothing else (bench/command-server.ts), beside bare node:http answering the same bytes:',
+    '',
+    '| case | command server req/s | CPU µs/req | core % | bare node:http req/s | CPU µs/req | a command at least, µs |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (r) =>
+        `| ${r.case} | ${r.command.rps} | ${r.command.cpuUs} | ${r.command.cpu}% | ${r.bare.rps} | ` +
+        `${r.bare.cpuUs} | ${Math.round(r.command.cpuUs! - r.bare.cpuUs!)} |`,
+    ),
+    '',
+    `Raw nfv round trip: ${raw.rps}/s` +
+      (put
+        ? `; the command server's PUT x64 is ${Math.round((100 * put.command.rps) / raw.rps)}% of it.`
+        : '.'),
+  ].join('\n')
+}
