@@ -1,16 +1,15 @@
 // `spp-ctl fleet ls|get|plan|apply` against a real etcd and fake hosts that converge on a new desired.
 import { execFile, execFileSync } from 'node:child_process'
-import { Readable } from 'node:stream'
 import { promisify } from 'node:util'
 import type { Etcd3 } from 'etcd3'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
-import { runFleet } from '../../src/fleet/cli.ts'
 import { openEtcd } from '../../src/fleet/etcd-client.ts'
 import { fleetKeys } from '../../src/fleet/keys.ts'
 import { buildDist } from '../helpers/build.ts'
 import { etcdTest, withEtcd, type Etcd } from '../helpers/etcd.ts'
+import { fleetCli } from '../helpers/fleet-cli.ts'
 import { startFakeHosts, type FakeHost } from '../helpers/fake-host.ts'
 
 const keys = fleetKeys()
@@ -41,22 +40,11 @@ const withHosts = (
     }
   })
 
-/** Runs `spp-ctl fleet ...args` in this process; `onOutput` sees each write to stdout. */
-async function fleet(
+/** Runs `spp-ctl fleet ...args` in this process against `etcd`. */
+const fleet = (
   etcd: Etcd,
-  args: string[],
-  { stdin = '', onOutput }: { stdin?: string; onOutput?: (text: string) => void } = {},
-) {
-  let stdout = ''
-  let stderr = ''
-  const io = {
-    stdout: { write: (text: string) => ((stdout += text), onOutput?.(text), true) },
-    stderr: { write: (text: string) => ((stderr += text), true) },
-    stdin: Readable.from([Buffer.from(stdin)]),
-  }
-  const code = await runFleet([...args, '--etcd', etcd.url], io)
-  return { code, stdout, stderr }
-}
+  ...rest: Parameters<typeof fleetCli> extends [string, ...infer R] ? R : never
+) => fleetCli(etcd.url, ...rest)
 
 etcdTest(test, 'ls lists every host, alive or not, as a table and as JSON', () =>
   withHosts(async ({ etcd, hosts }) => {
