@@ -15,6 +15,7 @@ import { Memory } from '../topology/memory.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../topology/restore.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
 import { notFound, onError } from './errors.ts'
+import { CARRIES_ID, type IdCarrier } from './node-answers.ts'
 import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
@@ -62,11 +63,13 @@ export function createApp(options: AppOptions) {
     c.set('requestId', id)
     c.set('maxBodyBytes', maxBodyBytes) // read by readJson
     // Before the response exists: set afterwards, hono would rebuild it.
-    if (node?.outgoing) node.outgoing.setHeader('X-Request-Id', id)
+    const outgoing: IdCarrier | undefined = node?.outgoing
+    if (outgoing?.[CARRIES_ID]) outgoing.requestId = id
+    else if (outgoing) outgoing.setHeader('X-Request-Id', id)
     else c.header('X-Request-Id', id)
     await next()
     const { status } = c.res
-    metrics.observeHttp(c.req.method, routeOf(c), status)
+    metrics.observeHttp(c.req.method, c.get('route') ?? routeOf(c), status)
     // A client that left (499) is its own business: debug, never a server problem.
     const level = status === 499 ? 'debug' : status >= 500 ? 'warn' : 'info'
     if (log.isLevelEnabled(level)) {
@@ -148,7 +151,7 @@ export function createApp(options: AppOptions) {
 }
 
 const routeLabels = new Map<string, string>()
-/** The route that answered, as a metrics label: `/v1/nfvs/:client_id`, or `unmatched`. */
+/** The route that answered a request no API route handled (the pages' files), or `unmatched`. */
 function routeOf(c: Context): string {
   const path = routePath(c, -1)
   let label = routeLabels.get(path)

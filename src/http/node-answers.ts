@@ -1,31 +1,51 @@
 // What node's HTTP server answers below hono's reach: response heads, parser refusals, raw answers.
-import { IncomingMessage, ServerResponse } from 'node:http'
+import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders } from 'node:http'
 import type { Socket } from 'node:net'
 import { preview } from '../protocol/text.ts'
 
+/** Marks a response that writes its `requestId` into its head (one of `responseClass`'s). */
+export const CARRIES_ID = Symbol('carries X-Request-Id')
+
+/** A response of `responseClass`, or any other. */
+export type IdCarrier = ServerResponse & { requestId?: string; [CARRIES_ID]?: true }
+
 /**
- * The responses of one server, adjusted as their head is written. A 204 (or 304) carries no body,
- * so no Content-Type either (@hono/node-server adds `text/plain` to every response without one,
- * and node sends it even for a 204). While stopping, every answer closes its connection, so that
- * keep-alive clients go as their last request is answered.
+ * The responses of one server, adjusted as their head is written. Each carries its request's id
+ * (`requestId`, set by the app), added to the head here: set earlier with `setHeader`, it would
+ * send node's `writeHead` down its slow path of one `setHeader` per header. A 204 (or 304) carries
+ * no body, so no Content-Type either (@hono/node-server adds `text/plain` to every response without
+ * one, and node sends it even for a 204). While stopping, every answer closes its connection, so
+ * that keep-alive clients go as their last request is answered.
  */
 export function responseClass(stopping: () => boolean) {
   return class Response<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {
-    override writeHead(status: number, ...rest: unknown[]): this {
-      const last = rest.at(-1)
-      const headers =
-        last && typeof last === 'object' && !Array.isArray(last)
-          ? (last as Record<string, unknown>)
-          : {}
+    /** The X-Request-Id of this response's head. */
+    declare requestId: string | undefined
+    declare readonly [CARRIES_ID]: true
+    static {
+      Object.defineProperty(this.prototype, CARRIES_ID, { value: true })
+    }
+
+    override writeHead(status: number, reason?: unknown, given?: unknown): this {
+      const named = typeof reason === 'string'
+      const raw = (named ? given : reason) as OutgoingHttpHeaders | unknown[] | undefined
+      let headers: OutgoingHttpHeaders | undefined
+      // Raw [name, value, ...] pairs (hono sends none) are set one by one, as node would.
+      if (Array.isArray(raw))
+        for (let i = 0; i < raw.length; i += 2) this.setHeader(String(raw[i]), raw[i + 1] as string)
+      else headers = raw
       const bodiless = status === 204 || status === 304
-      for (const key of Object.keys(headers)) {
-        const name = key.toLowerCase()
-        if ((bodiless && name === 'content-type') || (stopping() && name === 'connection'))
-          delete headers[key]
-      }
+      const closing = stopping()
+      if (headers && (bodiless || closing))
+        for (const key of Object.keys(headers)) {
+          const name = key.toLowerCase()
+          if ((bodiless && name === 'content-type') || (closing && name === 'connection'))
+            delete headers[key]
+        }
+      if (this.requestId !== undefined) (headers ??= {})['X-Request-Id'] = this.requestId
       if (bodiless) this.removeHeader('content-type')
-      if (stopping()) this.setHeader('Connection', 'close')
-      return super.writeHead(status, ...(rest as [string | undefined]))
+      if (closing) this.setHeader('Connection', 'close')
+      return named ? super.writeHead(status, reason, headers) : super.writeHead(status, headers)
     }
   }
 }

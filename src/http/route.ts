@@ -72,10 +72,25 @@ export const rows = (routes: Route[]): Operation[] => routes.map(({ handle: _, .
 export const honoPath = (path: string) =>
   path.replace('{client_id}', `:client_id{${CLIENT_ID_PATTERN}}`).replace(/\{(\w+)\}/g, ':$1')
 
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The route that answers, as a metrics label (`/v1/nfvs/:client_id`), set by its handler. */
+    route?: string
+  }
+}
+
+/** `/v1/nfvs/{client_id}` as a metrics label: `/v1/nfvs/:client_id`. */
+export const routeLabel = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
+
 /** Serves a table of routes with their dependencies. */
 export function mount(routes: Route[], deps: Deps): Hono {
   const app = new Hono()
-  for (const route of routes)
-    app.on(route.method.toUpperCase(), honoPath(route.path), (c) => route.handle(c, deps))
+  for (const route of routes) {
+    const label = routeLabel(route.path)
+    app.on(route.method.toUpperCase(), honoPath(route.path), (c) => {
+      c.set('route', label) // cheaper than asking hono which route matched
+      return route.handle(c, deps)
+    })
+  }
   return app
 }

@@ -8,7 +8,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { commandsOf, withHarness } from '../helpers/harness.ts'
 
-type RawReply = { status: number; headers: Record<string, string>; body: string }
+type RawReply = { status: number; headers: Record<string, string>; head: string; body: string }
 
 /** Sends bytes as they are and reads until the server closes the connection. */
 async function raw(port: number, request: string): Promise<RawReply> {
@@ -29,7 +29,8 @@ function parseReply(text: string): RawReply {
       l.slice(l.indexOf(':') + 1).trim(),
     ]),
   )
-  return { status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4) }
+  const head = text.slice(0, end)
+  return { status: Number(statusLine.split(' ')[1]), headers, head, body: text.slice(end + 4) }
 }
 
 test('requests node refuses to parse get a text/plain answer saying what was wrong', () =>
@@ -72,6 +73,37 @@ test('204 has no body and no Content-Type on the wire', () =>
     assert.is(reply.status, 204)
     assert.is(reply.headers['content-type'], undefined)
     assert.is(reply.body, '')
+  }))
+
+test("every answer carries its request id once: the client's when safe, else one of ours", () =>
+  withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
+    const ask = (line: string, extra = '', body = '') =>
+      raw(
+        h.controller.apiPort,
+        `${line} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${extra}` +
+          `Content-Length: ${body.length}\r\n\r\n${body}`,
+      )
+    const ids = new Set<string>()
+    for (const [line, status, body] of [
+      ['GET /v1/processes', 200, ''],
+      ['PUT /v1/nfvs/1/forward', 204, '{"action":"start"}'],
+      ['PUT /v1/nfvs/1/forward', 400, '{"action":"go"}'],
+      ['GET /v1/nfvs/9', 404, ''],
+      ['GET /nowhere', 404, ''],
+      ['DELETE /v1/processes', 405, ''],
+    ] as const) {
+      const reply = await ask(line, '', body)
+      assert.is(reply.status, status, line)
+      const id = reply.headers['x-request-id']
+      assert.match(id ?? '', /^[0-9a-z]+-[0-9a-z]+$/, `${line} ${status}: X-Request-Id`)
+      ids.add(id!)
+      assert.is(reply.head.match(/^x-request-id:/gim)?.length, 1, `${line}: one X-Request-Id`)
+    }
+    assert.is(ids.size, 6, 'one id per request')
+    const mine = await ask('GET /v1/processes', 'X-Request-Id: job-7.step:2\r\n')
+    assert.is(mine.headers['x-request-id'], 'job-7.step:2')
+    const unsafe = await ask('GET /v1/processes', 'X-Request-Id: a b\r\n')
+    assert.match(unsafe.headers['x-request-id'] ?? '', /^[0-9a-z]+-[0-9a-z]+$/)
   }))
 
 test('a non-canonical client id such as -0 is not a URL we serve', () =>
