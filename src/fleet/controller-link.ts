@@ -92,6 +92,7 @@ export async function startControllerFleet(
     const document = side?.changed(link)
     if (document) link.writeDesired(document)
   }
+  side?.onUnsentMerged(written)
 
   // Observed: recomputed at most once per interval after anything changed (the link coalesces
   // its writes the same way, and skips a value equal to the last one written).

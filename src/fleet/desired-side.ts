@@ -11,7 +11,7 @@ import { entriesOf, processName, refOf } from '../topology/process-config.ts'
 import type { Restorer, RestoreMode } from '../topology/restore.ts'
 import { who } from '../topology/restore-run.ts'
 import type { DesiredRevision, DesiredUpdate } from './desired-sync.ts'
-import { canonical } from './merge.ts'
+import { canonical, mergeDesired, sameDesired } from './merge.ts'
 import { restoreProgress } from './restore-progress.ts'
 import type { ApplyProgress } from './keys.ts'
 
@@ -38,7 +38,9 @@ export function desiredSide(options: DesiredSideOptions) {
   const { store } = memory
   let progress: ApplyProgress | undefined
   let listener: () => void = () => undefined
+  let unsentMerged: () => void = () => undefined
   let takes = Promise.resolve()
+  let queued = 0 // revisions handed over, not yet remembered
   let closed = false
 
   const remembered = () => store.remembered() as DesiredDocument
@@ -47,7 +49,10 @@ export function desiredSide(options: DesiredSideOptions) {
     return text === undefined ? undefined : (JSON.parse(text) as DesiredRevision)
   })()
   let kept = canonical(seen)
+  // The store's revision the link knows of, and the link's document then: a change remembered
+  // after it (a request between its commit and its answer) is the link's still to write.
   let sent = store.revision()
+  let base: DesiredDocument = remembered()
 
   /** Sets the remembered document to etcd's in one synchronous run (one transaction). */
   function remember({ document, revision }: DesiredUpdate): ProcessKey[] {
@@ -75,16 +80,26 @@ export function desiredSide(options: DesiredSideOptions) {
 
   /** Applies one desired revision: remembered, then restored or reported; progress published. */
   async function take(update: DesiredUpdate) {
+    queued--
     const { revision } = update
-    const changed = remember(update)
+    // Local changes the link has not been given yet are merged in, as the link merges its own.
+    const unsent = store.revision() !== sent
+    const merged = unsent ? mergeDesired(base, remembered(), update.document) : undefined
+    const lost = [...new Set([...update.lost, ...(merged?.lost ?? [])])].sort()
+    if (merged?.lost.length)
+      log.warn({ revision, lost: merged.lost }, 'local desired changes lost to a newer etcd one')
+    const changed = remember({ ...update, document: merged?.document ?? update.document })
     keep({ document: update.document, revision })
-    sent = store.revision() // not a change to write back
+    if (merged && !sameDesired(merged.document, update.document)) {
+      base = update.document // the link's: the changes are still to write on top of it
+      if (queued === 0) unsentMerged()
+    } else [sent, base] = [store.revision(), remembered()] // not a change to write back
     await store.sync()
     log.info(
-      { revision, processes: changed.map(nameOf), lost: update.lost },
+      { revision, processes: changed.map(nameOf), lost },
       'desired document from etcd remembered',
     )
-    if (update.lost.length > 0) hub.publish('desired.lost', { revision, processes: update.lost })
+    if (lost.length > 0) hub.publish('desired.lost', { revision, processes: lost })
     const connected = new Set(registry.entries().map((e) => processName(e)))
     const drifting = entriesOf(remembered()).filter(
       ([key, config]) => connected.has(nameOf(key)) && !inSync(driftOf(registry, key, config)),
@@ -142,8 +157,13 @@ export function desiredSide(options: DesiredSideOptions) {
     onChange(next: () => void) {
       listener = next
     },
+    /** Told when local changes merged into a revision from etcd are to be written (changed()). */
+    onUnsentMerged(next: () => void) {
+      unsentMerged = next
+    },
     /** A desired revision from etcd: taken after the ones before it. */
     take(update: DesiredUpdate) {
+      queued++
       takes = takes
         .then(() => (closed ? undefined : take(update)))
         .catch((error: Error) => log.error({ err: error }, 'applying a desired document failed'))
@@ -151,10 +171,13 @@ export function desiredSide(options: DesiredSideOptions) {
     /** The remembered document if it changed since last asked (a change accepted here). */
     changed(link: { seen: DesiredRevision | undefined }): DesiredDocument | undefined {
       keep(link.seen)
+      // With revisions still to take, the link's document is ahead of this one: the last take
+      // merges the change in instead (written now, it would overwrite them blindly).
       const revision = store.revision()
-      if (revision === sent) return undefined
+      if (revision === sent || queued > 0) return undefined
       sent = revision
-      return remembered()
+      base = remembered()
+      return base
     },
     /** Steps from live to remembered, over connected processes (a refused one counts one). */
     drift: () =>

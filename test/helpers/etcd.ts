@@ -173,3 +173,17 @@ export async function waitForKey(
 export async function revisionNow(client: Etcd3): Promise<number> {
   return Number((await client.get('/').exec()).header.revision)
 }
+
+/** Every change of `key` from `fromRevision` up to its current value, oldest first. */
+export async function historyOf(
+  client: Etcd3,
+  key: string,
+  fromRevision: number,
+): Promise<KeyEvent[]> {
+  const [kv] = (await client.get(key).exec()).kvs
+  const last = kv ? Number(kv.mod_revision) : 0
+  if (last < fromRevision) return []
+  const events: KeyEvent[] = []
+  await waitForKey(client, key, (e) => (events.push(e), e.revision >= last), { fromRevision })
+  return events
+}
