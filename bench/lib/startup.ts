@@ -60,9 +60,13 @@ export async function measureStartup(
       { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...shebang.env } },
     )
     const lines = createInterface({ input: child.stderr })
+    let last = ''
     await new Promise<void>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`spp-ctl exited with ${code}`)))
-      lines.on('line', (line) => line.includes('"controller listening"') && resolve())
+      child.once('exit', (code) => reject(new Error(`spp-ctl exited with ${code}: ${last}`)))
+      lines.on('line', (line) => {
+        last = line
+        if (line.includes('"controller listening"')) resolve()
+      })
     })
     times.push(performance.now() - start)
     await delay(IDLE_MS)
