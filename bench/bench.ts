@@ -4,12 +4,12 @@
 // `npm test`. Usage:
 //   npm run bench -- [--seconds 5] [--quick] [--profile] [--case http|apply|logger|profile|builds|nodeflags|floor ...]
 //                    [--repeat 1] [--generator wrk|autocannon] [--top 10] [--against DIR/cli.js]
-//                    [--node-flags='--max-semi-space-size=2']
+//                    [--node-flags='[VAR=value ...] --max-semi-space-size=2']
 // `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
 // vf's real poll; `logger` compares --log-level info with warn; `profile` (or --profile) profiles
 // each case with node --cpu-prof and --trace-gc; `builds` runs this build and the one `--against`
 // names (a copy of an earlier dist/) side by side, the cases in turn; `nodeflags` runs this build
-// with and without node's `--node-flags`, with each one's peak RSS; `floor` measures a command's
+// with and without node's `--node-flags` (and VAR=value environment), with each one's peak RSS; `floor` measures a command's
 // floor in node here (bench/command-server.ts beside bare node:http). Writes
 // bench-results/bench-*.json (and profiles).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -75,7 +75,7 @@ const sections = [
         (Number(values.repeat) > 1 ? `, each the median of ${values.repeat} rounds` : '') +
         '; '
       : '') +
-    `controller compiled (bin/spp-ctl.js), default flags but --state-dir none, logs at info into a pipe; ` +
+    `controller compiled (bin/spp-ctl.js), default flags but --state-dir none (unless a figure says the state directory is on), logs at info into a pipe; ` +
     `load average before: ${loadavg()}`,
 ]
 const failures: Figures[] = []
@@ -116,10 +116,16 @@ if (cases.has('builds')) {
   failures.push(...rows.map((r) => r.figures))
 }
 if (cases.has('nodeflags')) {
-  const nodeArgs = values['node-flags']!.split(' ').filter(Boolean)
+  // Words of the form VAR=value are environment variables (as on the #! line), the rest node's flags.
+  const words = values['node-flags']!.split(' ').filter(Boolean)
+  const isVar = (w: string) => /^[A-Z_][A-Z0-9_]*=/.test(w)
+  const nodeArgs = words.filter((w) => !isVar(w))
+  const env = Object.fromEntries(
+    words.filter(isVar).map((w) => w.split('=', 2) as [string, string]),
+  )
   const variants = [
     { name: 'no node flags', flags: [] },
-    { name: nodeArgs.join(' '), flags: [], nodeArgs },
+    { name: words.join(' '), flags: [], nodeArgs, env },
   ]
   const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
   const peaks = new Map<string, number>()

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=8
 // The installed command: the controller as built into dist/ (npm install runs the build), plain node.
 import { setFlagsFromString } from 'node:v8'
 
@@ -9,5 +9,8 @@ import { setFlagsFromString } from 'node:v8'
 // survived the last one; the controller keeps 12-14 MB alive and its garbage is short-lived, so
 // half again is room enough (peak RSS 150 -> 118 MiB, no CPU cost measured). That one is read at
 // each collection, so setting it here, before the bundle loads, takes effect.
+// MALLOC_ARENA_MAX=2 (the #! line: glibc reads it when the process starts): glibc gives each
+// thread that allocates its own arena, up to 8 per core, and the V8 and libuv helper threads each
+// keep a partly used one; two arenas took 8-10 MiB off the peak RSS (docs/speed.md, Memory).
 setFlagsFromString('--heap-growing-percent=50')
 await import('../dist/cli.js')

@@ -39,7 +39,7 @@ export const SHIPPED = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
  * Runs `spp-ctl` as shipped (bin/, compiled) as its own process on ephemeral loopback ports, so
  * its memory is its own (`cli`: another build's bundle, to compare builds). `countLogs: false` only drains its log lines (no parsing in this process,
  * which shares the cores with the load generator); `stdout: 'pipe'` leaves its standard output
- * (where `node --trace-gc` writes) to the caller to read.
+ * (where `node --trace-gc` writes) to the caller to read; `env` is set over the #! line's variables.
  */
 export async function startControllerProcess(
   extraArgs: string[] = [],
@@ -48,7 +48,13 @@ export async function startControllerProcess(
     countLogs = true,
     stdout = 'inherit',
     cli = SHIPPED,
-  }: { countLogs?: boolean; stdout?: 'inherit' | 'pipe'; cli?: string } = {},
+    env = {},
+  }: {
+    countLogs?: boolean
+    stdout?: 'inherit' | 'pipe'
+    cli?: string
+    env?: Record<string, string>
+  } = {},
 ): Promise<ControllerProcess> {
   const [primaryPort, secondaryPort, apiPort] = [
     await freePort(),
@@ -73,7 +79,7 @@ export async function startControllerProcess(
   const shebang = shebangOf(cli)
   const child = spawn(process.execPath, [...shebang.nodeArgs, ...nodeArgs, cli, ...args], {
     stdio: ['ignore', stdout, 'pipe'],
-    env: { ...process.env, ...shebang.env },
+    env: { ...process.env, ...shebang.env, ...env },
   })
   const logLevels = new Map<string, number>()
   const stderr = child.stderr!

@@ -20,13 +20,22 @@ export async function httpCase(
   { seconds, quick, repeat }: { seconds: number; quick: boolean; repeat: number },
   log: (line: string) => void,
 ): Promise<HttpResults> {
-  // Start-up first, on a quiet machine: each start is a fresh process of the shipped command.
+  // Start-up first, on a quiet machine: each start is a fresh process of the shipped command,
+  // with --state-dir none and with the state directory on (the default).
+  const stateDir = controllerHas('--state-dir')
+    ? mkdtempSync(join(tmpdir(), 'spp-ctl-state-'))
+    : undefined
   const startup = {
     compiled: await measureStartup('compiled', quick ? 3 : 7),
+    ...(stateDir ? { stateDir: await measureStartup('compiled', quick ? 3 : 7, stateDir) } : {}),
     ...(quick ? {} : { tsx: await measureStartup('tsx', 3) }),
   }
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true })
   const { listeningMs, idleRssMiB } = startup.compiled
-  log(`start-up: ${listeningMs} ms, ${idleRssMiB.toFixed(1)} MiB`)
+  log(
+    `start-up: ${listeningMs} ms, ${idleRssMiB.toFixed(1)} MiB` +
+      (startup.stateDir ? `; state dir on: ${startup.stateDir.idleRssMiB.toFixed(1)} MiB` : ''),
+  )
   const raw = await rawRoundTrips(seconds)
   log(`raw nfv round trip: ${raw.rps}/s`)
 
@@ -101,7 +110,8 @@ export async function httpCase(
   await rig.stop()
   return { startup, rows, raw, peakRssMiB, scaling, finalPeakRssMiB, state: await stateCase() }
 
-  // Durable writes (the remember issue): PUT with a state directory, and with none.
+  // The state directory: every case with it on (the default; durable writes for PUT, the remember
+  // issue) and with none, taking turns, with each one's peak RSS.
   async function stateCase(): Promise<HttpResults['state']> {
     if (!controllerHas('--state-dir'))
       return { skipped: 'spp-ctl --help does not list --state-dir yet' }
@@ -111,9 +121,11 @@ export async function httpCase(
         { name: 'state dir on', flags: ['--state-dir', dir] },
         { name: '--state-dir none', flags: ['--state-dir', 'none'] },
       ]
-      const put: Endpoint[] = ['PUT /v1/nfvs/1/patches']
-      const options = { seconds, repeat }
-      return { rows: await compareFlags(generator, options, variants, put, CONNECTIONS, log) }
+      const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
+      const peaks = new Map<string, number>()
+      const options = { seconds, repeat, peaks }
+      const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
+      return { rows, peakRssMiB: Object.fromEntries(peaks) }
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

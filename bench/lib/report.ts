@@ -16,15 +16,16 @@ export type Row = {
 }
 /** Everything the HTTP part of a run measured. */
 export type HttpResults = {
-  startup: { compiled: Startup; tsx?: Startup }
+  /** Start-up with --state-dir none (`compiled`), with the state directory on, and through tsx. */
+  startup: { compiled: Startup; stateDir?: Startup; tsx?: Startup }
   rows: Row[]
   raw: Figures
   /** Peak RSS of the controller after the cases above, and after the whole bench. */
   peakRssMiB: number
   scaling: { processes: number; one: Figures; all: Figures; rssMiB: number }[]
   finalPeakRssMiB: number
-  /** PUT with the state directory on and with `--state-dir none`, once the controller has it. */
-  state: { rows: VariantRow[] } | { skipped: string }
+  /** Every case with the state directory on and with `--state-dir none`, and each one's peak RSS. */
+  state: { rows: VariantRow[]; peakRssMiB: Record<string, number> } | { skipped: string }
 }
 
 const pct = (a: number, b: number) => (b > 0 ? `${Math.round((100 * a) / b)}%` : '-')
@@ -44,7 +45,7 @@ const table = (rows: Row[], connections: number) => [
 
 /** The markdown of the HTTP part. */
 export function httpReport(r: HttpResults): string {
-  const { compiled, tsx } = r.startup
+  const { compiled, stateDir, tsx } = r.startup
   const put = rowOf(r, 'PUT /v1/nfvs/1/patches', 64)
   const perCommand = ['GET /v1/nfvs/1', 'PUT /v1/nfvs/1/patches'].flatMap((endpoint) => {
     const e = rowOf(r, endpoint, 1)
@@ -75,11 +76,20 @@ export function httpReport(r: HttpResults): string {
       `${compiled.settledRssMiB.toFixed(1)} MiB after 10 s (V8's memory reducer has run)` +
       (tsx
         ? ` (through tsx, as npm run dev: ${tsx.listeningMs} ms, ${tsx.idleRssMiB.toFixed(1)} MiB).`
-        : '.'),
+        : '.') +
+      (stateDir
+        ? ` With the state directory on (the default): "controller listening" after ` +
+          `${stateDir.listeningMs} ms, idle RSS ${stateDir.idleRssMiB.toFixed(1)} MiB after 1 s, ` +
+          `${stateDir.settledRssMiB.toFixed(1)} MiB after 10 s.`
+        : ''),
     '',
     'skipped' in r.state
-      ? `PUT with the state directory on vs --state-dir none: skipped (${r.state.skipped}).`
-      : `PUT with the state directory on vs --state-dir none:\n\n${variantTable(r.state.rows)}`,
+      ? `The state directory on vs --state-dir none: skipped (${r.state.skipped}).`
+      : `The state directory on vs --state-dir none, two more controllers taking turns ` +
+        `(the writer thread starts at the first PUT):\n\n${variantTable(r.state.rows)}\n\n` +
+        `Peak RSS over these cases: ${Object.entries(r.state.peakRssMiB)
+          .map(([name, mib]) => `${name} ${mib.toFixed(1)} MiB`)
+          .join(', ')}.`,
     '',
     `| processes connected | GET /v1/nfvs/1 x64 req/s | mean ms | p99 ms | all nfvs in turn req/s | p99 ms | RSS MiB |`,
     '| --- | --- | --- | --- | --- | --- | --- |',

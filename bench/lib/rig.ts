@@ -17,6 +17,8 @@ export type Rig = {
 export type RigOptions = {
   flags?: string[]
   nodeArgs?: string[]
+  /** Environment variables, over those of the command's #! line. */
+  env?: Record<string, string>
   stdout?: 'inherit' | 'pipe'
   /** Undefined: the release's own poll (1 s for 18.11's vf and mirror). */
   pollMs?: number
@@ -34,6 +36,7 @@ export async function startRig(
     countLogs: false,
     stdout: o.stdout ?? 'inherit',
     ...(o.cli ? { cli: o.cli } : {}),
+    ...(o.env ? { env: o.env } : {}),
   })
   const api = `http://127.0.0.1:${controller.apiPort}`
   const children: ChildProcess[] = []

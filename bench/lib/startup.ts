@@ -28,8 +28,15 @@ const SETTLED_MS = 10_000
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!
 
-/** Medians over `runs` starts, one after another, on ephemeral loopback ports. */
-export async function measureStartup(how: keyof typeof COMMANDS, runs: number): Promise<Startup> {
+/**
+ * Medians over `runs` starts, one after another, on ephemeral loopback ports; with `stateDir`, the
+ * controller remembers in it (the default: the first start creates the database, the others open it).
+ */
+export async function measureStartup(
+  how: keyof typeof COMMANDS,
+  runs: number,
+  stateDir = 'none',
+): Promise<Startup> {
   const times: number[] = []
   const rss: number[] = []
   let settled = NaN
@@ -37,13 +44,29 @@ export async function measureStartup(how: keyof typeof COMMANDS, runs: number): 
     const start = performance.now()
     const child = spawn(
       process.execPath,
-      [...COMMANDS[how], '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--state-dir', 'none'],
+      [
+        ...COMMANDS[how],
+        '-b',
+        '127.0.0.1',
+        '-p',
+        '0',
+        '-s',
+        '0',
+        '-a',
+        '0',
+        '--state-dir',
+        stateDir,
+      ],
       { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...shebang.env } },
     )
     const lines = createInterface({ input: child.stderr })
+    let last = ''
     await new Promise<void>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`spp-ctl exited with ${code}`)))
-      lines.on('line', (line) => line.includes('"controller listening"') && resolve())
+      child.once('exit', (code) => reject(new Error(`spp-ctl exited with ${code}: ${last}`)))
+      lines.on('line', (line) => {
+        last = line
+        if (line.includes('"controller listening"')) resolve()
+      })
     })
     times.push(performance.now() - start)
     await delay(IDLE_MS)

@@ -57,8 +57,13 @@ export function targets(r: HttpResults): Target[] {
   }
   const mib = (what: string, value: number, max: number) =>
     list.push(ceiling(`${what} < ${max} MiB`, `${value.toFixed(1)} MiB`, value, max))
-  mib('peak RSS over the whole bench', r.finalPeakRssMiB, 100)
-  mib('idle RSS of the compiled build', r.startup.compiled.idleRssMiB, 60)
+  mib('peak RSS over the whole bench, --state-dir none', r.finalPeakRssMiB, 100)
+  const on = 'skipped' in r.state ? undefined : r.state.peakRssMiB['state dir on']
+  if (on !== undefined) mib('peak RSS over every case, state dir on (the default)', on, 100)
+  mib('idle RSS of the compiled build, --state-dir none', r.startup.compiled.idleRssMiB, 60)
+  const idle = r.startup.stateDir?.idleRssMiB
+  if (idle !== undefined)
+    mib('idle RSS of the compiled build, state dir on (the default)', idle, 60)
   return list
 }
 

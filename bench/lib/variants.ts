@@ -14,7 +14,7 @@ export type VariantRow = {
 }
 
 /**
- * Measures each case on one fresh controller per variant (flags, node's flags, or another build;
+ * Measures each case on one fresh controller per variant (flags, node's flags and environment, or another build;
  * `peaks` gets each one's peak RSS in MiB), with the usual processes; all
  * variants run at once and take turns case by case, so a machine's drift hits each alike. With
  * `repeat` rounds each figure is the median of its rounds.
@@ -22,7 +22,13 @@ export type VariantRow = {
 export async function compareFlags(
   generator: Generator,
   { seconds, repeat = 1, peaks }: { seconds: number; repeat?: number; peaks?: Map<string, number> },
-  variants: { name: string; flags: string[]; cli?: string; nodeArgs?: string[] }[],
+  variants: {
+    name: string
+    flags: string[]
+    cli?: string
+    nodeArgs?: string[]
+    env?: Record<string, string>
+  }[],
   endpoints: Endpoint[],
   connections: readonly number[],
   log: (line: string) => void,
@@ -30,13 +36,14 @@ export async function compareFlags(
   const runs = new Map<string, Measured[]>()
   const rigs: Rig[] = []
   try {
-    for (const { flags, cli, nodeArgs } of variants)
+    for (const { flags, cli, nodeArgs, env } of variants)
       rigs.push(
         await startRig(SIMS.args, SIMS.count, {
           flags,
           pollMs: 0,
           ...(cli ? { cli } : {}),
           ...(nodeArgs ? { nodeArgs } : {}),
+          ...(env ? { env } : {}),
         }),
       )
     for (let round = 1; round <= repeat; round++)
