@@ -1,7 +1,7 @@
 // What a process connection can do (its context, guards and actions); process-connection.ts says when.
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { assign, enqueueActions, setup, type AnyActorRef } from 'xstate'
+import { assign, emit, enqueueActions, setup, type AnyActorRef } from 'xstate'
 import type { ErrorCode } from '../errors.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Effect } from '../protocol/effects.ts'
@@ -39,6 +39,8 @@ export type Context = Input & {
   /** A padded reply's length measured before the handshake was decoded. */
   frameBytes?: number
   closeReason?: string
+  /** The command settled by the transition under way, for its `commandDone`. */
+  settled?: CommandDone
 }
 type Events =
   | { type: 'command'; job: Job }
@@ -97,6 +99,33 @@ export function writeNext(context: Context, link: AnyActorRef | undefined): void
   link?.send({ type: 'write', line: job.line })
 }
 
+/**
+ * Answers the command in flight and moves the view (and what the process has shown) on: the
+ * outcome to emit, or undefined when nothing was in flight.
+ */
+function settle(context: Context, reply: Result<Buffer>): CommandDone | undefined {
+  const { queue, view, log, learnt } = context
+  const { current } = queue
+  if (!current || !view) return undefined
+  queue.current = undefined
+  context.deadline.disarm()
+  const { job, sentAt } = current
+  const result = answer(job, reply)
+  let after = view
+  if (result.ok) {
+    const next = nextView(view, result.value, Date.now())
+    if (next.ok) after = next.value
+    else log.error({ process: label(context), command: job.line }, next.message)
+  }
+  logCommand(log, label(context), job, result)
+  if (result.ok && 'shows' in result.value && learnt && result.value.shows)
+    context.learnt = learn(learnt, result.value.shows)
+  context.view = after
+  const { line, metric, requestId } = job
+  const ms = performance.now() - sentAt
+  return { type: 'commandDone', requestId, line, metric, reply: result, before: view, after, ms }
+}
+
 /** The context, events, guards and actions of a process connection. */
 export const connectionSetup = setup({
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's typing idiom
@@ -112,38 +141,20 @@ export const connectionSetup = setup({
     disarmDeadline: ({ context }) => context.deadline.disarm(),
     stopDeadline: ({ context }) => context.deadline.stop(),
     sendNext: ({ context, self }) => writeNext(context, self.getSnapshot().children.link),
-    settle: enqueueActions(({ context, enqueue }, reply: Result<Buffer>) => {
-      const { queue, view, log, learnt } = context
-      const { current } = queue
-      if (!current || !view) return
-      queue.current = undefined
-      context.deadline.disarm()
-      const { job, sentAt } = current
-      const result = answer(job, reply)
-      let after = view
-      if (result.ok) {
-        const next = nextView(view, result.value, Date.now())
-        if (next.ok) after = next.value
-        else log.error({ process: label(context), command: job.line }, next.message)
-      }
-      logCommand(log, label(context), job, result)
-      const shows = result.ok && 'shows' in result.value ? result.value.shows : undefined
-      enqueue.assign({
-        view: after,
-        learnt: learnt && shows ? learn(learnt, shows) : learnt,
-      })
-      const { line, metric, requestId } = job
-      const ms = performance.now() - sentAt
-      enqueue.emit({
-        type: 'commandDone',
-        requestId,
-        line,
-        metric,
-        reply: result,
-        before: view,
-        after,
-        ms,
-      })
+    /**
+     * Settles the command in flight with its reply (or why none came), changing the context in
+     * place (as `queue` is): an `assign` copied the context and its snapshot per command. The
+     * outcome waits in `settled` for `emitSettled`, the transition's next action.
+     */
+    settle: ({ context }, reply: Result<Buffer>) => {
+      context.settled = settle(context, reply)
+    },
+    /** Emits the command just settled (after `settle`, on a reply to the command in flight). */
+    emitSettled: emit(({ context }) => context.settled!),
+    /** Settles and emits what is in flight, if anything (a timeout, a close: not per command). */
+    settleAndEmit: enqueueActions(({ context, enqueue }, reply: Result<Buffer>) => {
+      const done = settle(context, reply)
+      if (done) enqueue.emit(done)
     }),
     /** Fails every queued command without sending it. */
     failQueue: ({ context }, reply: { code: ErrorCode; message: string }) => {

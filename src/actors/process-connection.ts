@@ -104,12 +104,14 @@ export const processConnection = connectionSetup.createMachine({
             target: 'closed',
             actions: [
               { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+              'emitSettled',
               { type: 'setCloseReason', params: 'exited on request' },
             ],
           },
           {
             actions: [
               { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+              'emitSettled',
               'sendNext',
             ],
           },
@@ -118,7 +120,7 @@ export const processConnection = connectionSetup.createMachine({
           target: 'discardingLateReply',
           actions: [
             {
-              type: 'settle',
+              type: 'settleAndEmit',
               params: ({ context }) =>
                 fail(`no reply within ${context.replyTimeoutMs} ms`, 'REPLY_TIMEOUT'),
             },
@@ -155,7 +157,7 @@ export const processConnection = connectionSetup.createMachine({
       type: 'final', // stops the link (destroying the socket) and completes the actor
       entry: [
         {
-          type: 'settle',
+          type: 'settleAndEmit',
           params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED'),
         },
         'handOver',

@@ -37,9 +37,9 @@ export function processHandle(
     return entry.connection
   }
   const known = () => capsNow(connection())!
-  return {
+  // `clientId` set after: a conditional spread between fields is V8's slow path (per request).
+  const handle: { -readonly [K in keyof ProcessHandle]: ProcessHandle[K] } = {
     kind,
-    ...(clientId === undefined ? {} : { clientId }),
     describe: () => describe(connection()),
     async caps(cap) {
       const caps = known()
@@ -49,4 +49,6 @@ export function processHandle(
     },
     ask: (command) => ask(connection(), command, options),
   }
+  if (clientId !== undefined) handle.clientId = clientId
+  return handle
 }
