@@ -2,7 +2,7 @@
 // The installed command: the controller as built into dist/ (npm install runs the build), plain node.
 import { setFlagsFromString } from 'node:v8'
 
-// V8's heap, sized for a controller (issue 21; measured in the README's Speed section). Its young
+// V8's heap, sized for a controller (issue 21; measured in docs/speed.md, Memory). Its young
 // generation grows to 16 MB a semi-space under load by default; 8 (the #! line: it can only be
 // set when node starts) took 15 MiB off the peak RSS at no CPU cost measured, 4 cost CPU at 64
 // connections. Between full collections the old generation may grow to up to 4 times what
