@@ -17,13 +17,11 @@ export type Baselines = { hono: Server; bare: Server; stop(): Promise<void> }
 
 const root = new URL('../../', import.meta.url).pathname
 
-/** Starts both, answering `responses` ("METHOD PATH" -> body, "" for 204). */
-export async function startBaselines(responses: Record<string, string>): Promise<Baselines> {
-  const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-baselines-'))
-  writeFileSync(join(dir, 'responses.json'), JSON.stringify(responses))
+/** Bundles bench servers into `dir` as NAME.mjs, as the controller is shipped: compiled, not tsx. */
+export async function bundleServers(dir: string, entryPoints: Record<string, string>) {
   await build({
     absWorkingDir: root,
-    entryPoints: { hono: 'bench/hono-server.ts', bare: 'bench/bare-server.ts' },
+    entryPoints,
     outdir: dir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -32,6 +30,13 @@ export async function startBaselines(responses: Record<string, string>): Promise
     target: 'node20.19',
     logLevel: 'warning',
   })
+}
+
+/** Starts both, answering `responses` ("METHOD PATH" -> body, "" for 204). */
+export async function startBaselines(responses: Record<string, string>): Promise<Baselines> {
+  const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-baselines-'))
+  writeFileSync(join(dir, 'responses.json'), JSON.stringify(responses))
+  await bundleServers(dir, { hono: 'bench/hono-server.ts', bare: 'bench/bare-server.ts' })
   const children: ChildProcess[] = []
   const start = async (name: string): Promise<Server> => {
     const port = await freePort()

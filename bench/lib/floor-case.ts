@@ -5,8 +5,7 @@ import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { build } from 'esbuild'
-import type { Server } from './baselines.ts'
+import { bundleServers, type Server } from './baselines.ts'
 import { ENDPOINTS, type Endpoint } from './cases.ts'
 import { startChild, stopChild } from './children.ts'
 import { freePort } from './controller-process.ts'
@@ -24,7 +23,6 @@ const CASES: [Endpoint, number][] = [
   ['GET /v1/nfvs/1', 64],
   ['PUT /v1/nfvs/1/patches', 64],
 ]
-const root = new URL('../../', import.meta.url).pathname
 
 /** Measures each case on both servers in turn, `repeat` rounds, and the raw round trip. */
 export async function floorCase(
@@ -35,17 +33,7 @@ export async function floorCase(
   const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-floor-'))
   const children: ChildProcess[] = []
   try {
-    await build({
-      absWorkingDir: root,
-      entryPoints: { command: 'bench/command-server.ts', bare: 'bench/bare-server.ts' },
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20.19',
-      logLevel: 'warning',
-    })
+    await bundleServers(dir, { command: 'bench/command-server.ts', bare: 'bench/bare-server.ts' })
     const [httpPort, wirePort, barePort] = [await freePort(), await freePort(), await freePort()]
     // The server takes the simulator's connection before it listens for HTTP.
     const ready = startChild(join(dir, 'command.mjs'), [`${httpPort}`, `${wirePort}`], /listening/)

@@ -6,6 +6,7 @@ import { fleetKeys } from '../../src/fleet/keys.ts'
 import { startFleetServer } from '../../src/fleet/serve.ts'
 import { CONTENT_SECURITY_POLICY } from '../../src/http/ui-routes.ts'
 import { browserMissing, withPage } from '../helpers/browser.ts'
+import { testNeeding } from '../helpers/needs.ts'
 import { etcdMissing, revisionNow, waitForKey, withEtcd } from '../helpers/etcd.ts'
 import { startFakeHosts, type FakeHost } from '../helpers/fake-host.ts'
 
@@ -14,71 +15,67 @@ const CHAIN = { nfvs: { 1: { ports: ['phy:0', 'phy:1', 'ring:0'], status: 'Runni
 const missing = etcdMissing ?? browserMissing
 
 const name = 'three hosts as cards; drift shows; a host whose lease goes leaves the cards'
-if (missing) {
-  console.log(`skipped "${name}": ${missing}`)
-  test.skip(name, () => undefined)
-} else
-  test(name, () =>
-    withEtcd(async (etcd) => {
-      const client = await openEtcd([etcd.url])
-      const hosts: FakeHost[] = []
-      const server = await startFleetServer({
-        endpoints: [etcd.url],
-        keys,
-        host: '127.0.0.1',
-        port: 0,
-      })
-      const base = `http://127.0.0.1:${server.port}`
-      try {
-        hosts.push(...(await startFakeHosts(etcd.url, client, ['a', 'b', 'c'])))
-        const [, b, c] = hosts as [FakeHost, FakeHost, FakeHost]
-        const page = await fetch(`${base}/`)
-        assert.is(page.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY)
-        await withPage(async ({ page, requests, problems }) => {
-          await page.goto(`${base}/`)
-          await page.waitForSelector('#connection[data-connection="live"]')
-          await page.waitForSelector('[data-host="c"]')
-          const cards = await page.$$eval('[data-host]', (all) =>
-            all.map(
-              (e) =>
-                `${e.getAttribute('data-host')} ${e.getAttribute('data-alive')} ${e.getAttribute('data-drift')}`,
-            ),
-          )
-          assert.equal(cards, ['a true 0', 'b true 0', 'c true 0'])
-          assert.is(
-            await page.getAttribute('[data-topology="b"]', 'href'),
-            `http://127.0.0.1:${7000 + 'b'.charCodeAt(0)}/`,
-            "the card links to the host's own topology page",
-          )
-          // b converges on a desired document, then its nfv restarts empty: 2 steps of drift.
-          const from = (await revisionNow(client)) + 1
-          await client.put(keys.desired('b')).value(JSON.stringify(CHAIN)).exec()
-          await waitForKey(client, keys.observed('b'), (e) => e.value!.includes('"converged"'), {
-            fromRevision: from,
-          })
-          b.restartNfv()
-          // The card's attribute and text are read in one look: a later render may replace it.
-          const shown = await page.waitForFunction(
-            () => document.querySelector('[data-host="b"][data-drift="2"]')?.textContent,
-          )
-          assert.match(String(await shown.jsonValue()), /drift\s*2 steps/)
-          await c.close()
-          await page.waitForSelector('[data-host="c"]', { state: 'detached' })
-          await page.waitForSelector('[data-gone="c"]')
-          assert.is(await page.locator('[data-host]').count(), 2)
-          assert.equal(problems, [])
-          assert.equal(
-            requests.filter((url) => !url.startsWith(`${base}/`)),
-            [],
-            'every request is to the fleet server',
-          )
+testNeeding(test, name, missing, () =>
+  withEtcd(async (etcd) => {
+    const client = await openEtcd([etcd.url])
+    const hosts: FakeHost[] = []
+    const server = await startFleetServer({
+      endpoints: [etcd.url],
+      keys,
+      host: '127.0.0.1',
+      port: 0,
+    })
+    const base = `http://127.0.0.1:${server.port}`
+    try {
+      hosts.push(...(await startFakeHosts(etcd.url, client, ['a', 'b', 'c'])))
+      const [, b, c] = hosts as [FakeHost, FakeHost, FakeHost]
+      const page = await fetch(`${base}/`)
+      assert.is(page.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY)
+      await withPage(async ({ page, requests, problems }) => {
+        await page.goto(`${base}/`)
+        await page.waitForSelector('#connection[data-connection="live"]')
+        await page.waitForSelector('[data-host="c"]')
+        const cards = await page.$$eval('[data-host]', (all) =>
+          all.map(
+            (e) =>
+              `${e.getAttribute('data-host')} ${e.getAttribute('data-alive')} ${e.getAttribute('data-drift')}`,
+          ),
+        )
+        assert.equal(cards, ['a true 0', 'b true 0', 'c true 0'])
+        assert.is(
+          await page.getAttribute('[data-topology="b"]', 'href'),
+          `http://127.0.0.1:${7000 + 'b'.charCodeAt(0)}/`,
+          "the card links to the host's own topology page",
+        )
+        // b converges on a desired document, then its nfv restarts empty: 2 steps of drift.
+        const from = (await revisionNow(client)) + 1
+        await client.put(keys.desired('b')).value(JSON.stringify(CHAIN)).exec()
+        await waitForKey(client, keys.observed('b'), (e) => e.value!.includes('"converged"'), {
+          fromRevision: from,
         })
-      } finally {
-        await Promise.all(hosts.map((host) => host.close()))
-        await server.close()
-        client.close()
-      }
-    }),
-  )
+        b.restartNfv()
+        // The card's attribute and text are read in one look: a later render may replace it.
+        const shown = await page.waitForFunction(
+          () => document.querySelector('[data-host="b"][data-drift="2"]')?.textContent,
+        )
+        assert.match(String(await shown.jsonValue()), /drift\s*2 steps/)
+        await c.close()
+        await page.waitForSelector('[data-host="c"]', { state: 'detached' })
+        await page.waitForSelector('[data-gone="c"]')
+        assert.is(await page.locator('[data-host]').count(), 2)
+        assert.equal(problems, [])
+        assert.equal(
+          requests.filter((url) => !url.startsWith(`${base}/`)),
+          [],
+          'every request is to the fleet server',
+        )
+      })
+    } finally {
+      await Promise.all(hosts.map((host) => host.close()))
+      await server.close()
+      client.close()
+    }
+  }),
+)
 
 test.run()

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs'
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import { chromium, type Browser, type ConsoleMessage, type Page } from 'playwright-core'
 import type { Test } from 'uvu'
+import { testNeeding } from './needs.ts'
 
 /** Debian's chromium (playwright cannot download a browser here); CHROMIUM overrides it. */
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium'
@@ -22,12 +23,8 @@ export const browserMissing = existsSync(CHROMIUM)
   : `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)`
 
 /** A test that needs the browser: reported as skipped, with the reason, when there is none. */
-export function browserTest(suite: Test, name: string, body: () => Promise<void>) {
-  if (browserMissing) {
-    console.log(`skipped "${name}": ${browserMissing}`)
-    suite.skip(name, body)
-  } else suite(name, body)
-}
+export const browserTest = (suite: Test, name: string, body: () => Promise<void>) =>
+  testNeeding(suite, name, browserMissing, body)
 
 /**
  * The 404 of GET /v1/journal from a controller that keeps no journal: the page's expected answer

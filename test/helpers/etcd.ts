@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Etcd3 } from 'etcd3'
 import type { Test } from 'uvu'
+import { testNeeding } from './needs.ts'
 
 /** Debian's etcd-server; ETCD overrides it. */
 export const ETCD = process.env.ETCD ?? '/usr/bin/etcd'
@@ -21,12 +22,8 @@ export const etcdMissing = existsSync(ETCD)
   : `no etcd at ${ETCD} (apt-get install -y etcd-server, or set ETCD)`
 
 /** A test that needs etcd: reported as skipped, with the reason, when there is none. */
-export function etcdTest(suite: Test, name: string, body: () => Promise<void>) {
-  if (etcdMissing) {
-    console.log(`skipped "${name}": ${etcdMissing}`)
-    suite.skip(name, body)
-  } else suite(name, body)
-}
+export const etcdTest = (suite: Test, name: string, body: () => Promise<void>) =>
+  testNeeding(suite, name, etcdMissing, body)
 
 /** A port the kernel just handed out and took back (etcd cannot be told to pick one itself). */
 async function freePort(): Promise<number> {
