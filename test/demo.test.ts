@@ -31,8 +31,14 @@ test('on a terminal the demo’s logs are one readable line each, around its own
       stopped = true
       child.stdin.write('\x03')
     })
-    const [code] = (await once(child, 'exit')) as [number | null]
-    assert.is(code, 0, seen)
+    const [code, signal] = (await once(child, 'close')) as [number | null, string | null]
+    // How it ended first, then the end of what it printed: what CI's log keeps of a failure.
+    const tail = plain(seen).split('\n').slice(-30).join('\n')
+    assert.is(
+      code,
+      0,
+      `exit code ${code}, signal ${signal}, stopped by Ctrl-C: ${stopped}\n${tail}`,
+    )
     const lines = plain(seen).split('\n')
     const logs = lines.filter((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+: /.test(l))
     assert.ok(logs.some((l) => / INFO: controller listening \{"host":/.test(l)))
