@@ -10,6 +10,8 @@ const FRAME = 2048 // an 18.11 nfv pads every reply to this
 const [httpPort, wirePort] = process.argv.slice(2).map(Number)
 
 const wire = createServer().listen(wirePort, '127.0.0.1')
+await once(wire, 'listening')
+process.stdout.write('wire ready\n') // for the simulator to connect
 const [socket] = (await once(wire, 'connection')) as [Socket]
 socket.setNoDelay(true)
 

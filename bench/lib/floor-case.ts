@@ -1,6 +1,8 @@
 // The floor of a command on this machine: node:http sending one command per request and doing
-// nothing else (bench/command-server.ts), beside bare node:http answering the same bytes with no
-// command, and the simulated nfv's raw round trip. What a controller could reach at best here.
+// nothing else (bench/command-server.ts); the least the project's stack does for it (hono, a
+// valibot check and one xstate actor: bench/stack-command-server.ts); bare node:http answering the
+// same bytes with no command; and the simulated nfv's raw round trip. What a controller could
+// reach at best here, in node and on this stack.
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,8 +15,8 @@ import type { Figures, Generator } from './load.ts'
 import { measure, medianOf, type Measured } from './measure.ts'
 import { rawRoundTrips } from './raw-roundtrip.ts'
 
-/** One case on the command server and on bare node:http. */
-export type FloorRow = { case: string; command: Measured; bare: Measured }
+/** One case on the command server, the stack's command server and bare node:http. */
+export type FloorRow = { case: string; command: Measured; stack: Measured; bare: Measured }
 export type FloorResults = { rows: FloorRow[]; raw: Figures }
 
 const CASES: [Endpoint, number][] = [
@@ -33,26 +35,42 @@ export async function floorCase(
   const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-floor-'))
   const children: ChildProcess[] = []
   try {
-    await bundleServers(dir, { command: 'bench/command-server.ts', bare: 'bench/bare-server.ts' })
-    const [httpPort, wirePort, barePort] = [await freePort(), await freePort(), await freePort()]
-    // The server takes the simulator's connection before it listens for HTTP.
-    const ready = startChild(join(dir, 'command.mjs'), [`${httpPort}`, `${wirePort}`], /listening/)
-    const sim = ['-p', `${wirePort}`, '-s', `${wirePort}`, '--nfv', '1', '--poll-ms', '0']
-    children.push(await startChild('bin/spp-sim.js', sim, /connected/, 'stderr'))
-    children.push(await ready)
-    const command: Server = { url: `http://127.0.0.1:${httpPort}`, pid: children[1]!.pid! }
+    await bundleServers(dir, {
+      command: 'bench/command-server.ts',
+      stack: 'bench/stack-command-server.ts',
+      bare: 'bench/bare-server.ts',
+    })
+    // Each forwarding server takes its own simulator's connection before it listens for HTTP.
+    const forwarding = async (name: string): Promise<Server> => {
+      const [httpPort, wirePort] = [await freePort(), await freePort()]
+      const args = [`${httpPort}`, `${wirePort}`]
+      const server = await startChild(join(dir, `${name}.mjs`), args, /^wire ready/)
+      children.push(server)
+      const listening = new Promise<void>((resolve) =>
+        server.stdout!.on('data', (chunk: Buffer) => chunk.includes('listening') && resolve()),
+      )
+      const sim = ['-p', `${wirePort}`, '-s', `${wirePort}`, '--nfv', '1', '--poll-ms', '0']
+      children.push(await startChild('bin/spp-sim.js', sim, /connected/, 'stderr'))
+      await listening
+      return { url: `http://127.0.0.1:${httpPort}`, pid: server.pid! }
+    }
+    const command = await forwarding('command')
+    const stack = await forwarding('stack')
     const status = await fetch(`${command.url}/v1/nfvs/1`).then((r) => r.text())
     const responses = { 'GET /v1/nfvs/1': status, 'PUT /v1/nfvs/1/patches': '' }
     writeFileSync(join(dir, 'responses.json'), JSON.stringify(responses))
+    const barePort = await freePort()
     const bareArgs = [`${barePort}`, join(dir, 'responses.json')]
-    children.push(await startChild(join(dir, 'bare.mjs'), bareArgs, /listening/))
-    const bare: Server = { url: `http://127.0.0.1:${barePort}`, pid: children[2]!.pid! }
+    const bareChild = await startChild(join(dir, 'bare.mjs'), bareArgs, /listening/)
+    children.push(bareChild)
+    const bare: Server = { url: `http://127.0.0.1:${barePort}`, pid: bareChild.pid! }
 
     const runs = new Map<string, Measured[]>()
     for (let round = 1; round <= repeat; round++)
       for (const [endpoint, c] of CASES)
         for (const [name, server] of [
           ['command', command],
+          ['stack', stack],
           ['bare', bare],
         ] as const) {
           const figures = await measure(generator, server, ENDPOINTS[endpoint], c, seconds)
@@ -63,6 +81,7 @@ export async function floorCase(
     const rows = CASES.map(([endpoint, c]) => ({
       case: `${endpoint} x${c}`,
       command: medianOf(runs.get(`${endpoint} x${c}\ncommand`)!),
+      stack: medianOf(runs.get(`${endpoint} x${c}\nstack`)!),
       bare: medianOf(runs.get(`${endpoint} x${c}\nbare`)!),
     }))
     for (const child of children.splice(0).reverse()) await stopChild(child)
@@ -76,21 +95,25 @@ export async function floorCase(
 /** The floor as a table, and what fraction of the raw round trip a node server reaches. */
 export function floorReport({ rows, raw }: FloorResults): string {
   const put = rows.find((r) => r.case === 'PUT /v1/nfvs/1/patches x64')
+  const share = (rps: number) => `${Math.round((100 * rps) / raw.rps)}%`
   return [
-    'The floor of a command in node on this machine: bare node:http sending one command per request',
-    'and nothing else (bench/command-server.ts), beside bare node:http answering the same bytes:',
+    'The floor of a command on this machine: bare node:http sending one command per request and',
+    'nothing else (bench/command-server.ts); the least the project\'s stack does for it, hono with a',
+    'valibot check and one xstate actor owning the connection (bench/stack-command-server.ts); bare',
+    'node:http answering the same bytes with no command:',
     '',
-    '| case | command server req/s | CPU µs/req | core % | bare node:http req/s | CPU µs/req | a command at least, µs |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| case | command server req/s | CPU µs/req | stack\'s command server req/s | CPU µs/req | bare node:http req/s | CPU µs/req | a command at least, µs |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.case} | ${r.command.rps} | ${r.command.cpuUs} | ${r.command.cpu}% | ${r.bare.rps} | ` +
-        `${r.bare.cpuUs} | ${Math.round(r.command.cpuUs! - r.bare.cpuUs!)} |`,
+        `| ${r.case} | ${r.command.rps} | ${r.command.cpuUs} | ${r.stack.rps} | ${r.stack.cpuUs} | ` +
+        `${r.bare.rps} | ${r.bare.cpuUs} | ${Math.round(r.command.cpuUs! - r.bare.cpuUs!)} |`,
     ),
     '',
     `Raw nfv round trip: ${raw.rps}/s` +
       (put
-        ? `; the command server's PUT x64 is ${Math.round((100 * put.command.rps) / raw.rps)}% of it.`
+        ? `; PUT x64 reaches ${share(put.command.rps)} of it on the command server, ` +
+          `${share(put.stack.rps)} on the stack's.`
         : '.'),
   ].join('\n')
 }

@@ -1,0 +1,86 @@
+// The floor of a command on the project's own stack: the least a controller built on it does per
+// request. A hono app on @hono/node-server, the body read from node's stream and checked by a
+// valibot schema, the command handed to one xstate actor that owns the wire connection and its
+// one-at-a-time queue (the design the owner chose: one actor per process), and nothing else: no
+// logs, metrics, events, auth, request ids or state directory. The actor takes its reply as its one
+// event per command, as the controller's does. Usage: stack-command-server.js HTTP_PORT WIRE_PORT.
+import { once } from 'node:events'
+import { createServer, type Socket } from 'node:net'
+import { serve, type HttpBindings } from '@hono/node-server'
+import { Hono } from 'hono'
+import * as v from 'valibot'
+import { assign, createActor, setup } from 'xstate'
+
+const FRAME = 2048 // an 18.11 nfv pads every reply to this
+const [httpPort, wirePort] = process.argv.slice(2).map(Number)
+
+const wire = createServer().listen(wirePort, '127.0.0.1')
+await once(wire, 'listening')
+process.stdout.write('wire ready\n') // for the simulator to connect
+const [socket] = (await once(wire, 'connection')) as [Socket]
+socket.setNoDelay(true)
+
+type Job = { line: string; done: (reply: Buffer) => void }
+// Commands reach the socket without an event (written at once when nothing is in flight); each
+// whole reply frame is the machine's one event, which settles the head of the queue and writes
+// the next.
+const machine = setup({
+  types: { context: {} as { queue: Job[] }, events: {} as { type: 'reply'; frame: Buffer } },
+}).createMachine({
+  context: { queue: [] },
+  initial: 'ready',
+  states: {
+    ready: {
+      on: {
+        reply: {
+          actions: assign(({ context, event }) => {
+            const job = context.queue.shift()!
+            if (context.queue[0]) socket.write(context.queue[0].line)
+            job.done(event.frame)
+            return {}
+          }),
+        },
+      },
+    },
+  },
+})
+const actor = createActor(machine).start()
+const queue = actor.getSnapshot().context.queue
+let parts: Buffer[] = []
+let held = 0
+socket.on('data', (chunk: Buffer) => {
+  parts.push(chunk)
+  held += chunk.length
+  while (held >= FRAME) {
+    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts)
+    parts = held > FRAME ? [all.subarray(FRAME)] : []
+    held -= FRAME
+    actor.send({ type: 'reply', frame: all.subarray(0, FRAME) })
+  }
+})
+const ask = (line: string) =>
+  new Promise<Buffer>((done) => {
+    queue.push({ line, done })
+    if (queue.length === 1) socket.write(line)
+  })
+await ask('_get_client_id')
+
+const Patch = v.strictObject({ src: v.string(), dst: v.string() })
+const app = new Hono<{ Bindings: HttpBindings }>()
+app.get('/v1/nfvs/1', async (c) => {
+  const reply = await ask('status')
+  const end = reply.indexOf(0)
+  return c.body(reply.subarray(0, end).toString(), 200, { 'content-type': 'application/json' })
+})
+app.put('/v1/nfvs/1/patches', async (c) => {
+  // node's stream, as the controller reads it (c.req.json() goes through a web stream)
+  const chunks: Buffer[] = []
+  for await (const chunk of c.env.incoming) chunks.push(chunk as Buffer)
+  const body = v.safeParse(Patch, JSON.parse(Buffer.concat(chunks).toString()))
+  if (!body.success) return c.text('invalid body', 400)
+  await ask(`patch ${body.output.src} ${body.output.dst}`)
+  return c.body(null, 204)
+})
+serve({ fetch: app.fetch, port: httpPort, hostname: '127.0.0.1' }, () =>
+  process.stdout.write('listening\n'),
+)
