@@ -16,7 +16,8 @@ const NO_STATE = ['--state-dir', 'none']
 test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0', async () => {
   const child = spawn(
     process.execPath,
-    [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-level', 'info', ...NO_STATE],
+    // debug: the read's own `command done` line (a change's is at info) is checked below
+    [CLI, '-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--log-level', 'debug', ...NO_STATE],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   )
   const sims: Awaited<ReturnType<typeof startSims>> = []

@@ -98,11 +98,11 @@ export function floorReport({ rows, raw }: FloorResults): string {
   const share = (rps: number) => `${Math.round((100 * rps) / raw.rps)}%`
   return [
     'The floor of a command on this machine: bare node:http sending one command per request and',
-    'nothing else (bench/command-server.ts); the least the project\'s stack does for it, hono with a',
+    "nothing else (bench/command-server.ts); the least the project's stack does for it, hono with a",
     'valibot check and one xstate actor owning the connection (bench/stack-command-server.ts); bare',
     'node:http answering the same bytes with no command:',
     '',
-    '| case | command server req/s | CPU µs/req | stack\'s command server req/s | CPU µs/req | bare node:http req/s | CPU µs/req | a command at least, µs |',
+    "| case | command server req/s | CPU µs/req | stack's command server req/s | CPU µs/req | bare node:http req/s | CPU µs/req | a command at least, µs |",
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>

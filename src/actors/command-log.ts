@@ -1,16 +1,29 @@
-// The log line of a finished command: done at info, failed at warn, with what it waited and joined.
+// The log line of a finished command: a change at info, a read at debug, a failure at warn.
 import type { Logger } from 'pino'
+import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Effect } from '../protocol/effects.ts'
 import type { Result } from '../protocol/result.ts'
 import type { Job } from './job.ts'
+import { processLabel } from './label.ts'
 
-/** Logs one finished command of `process` (checked for its level first: this runs per command). */
-export function logCommand(log: Logger, process: string, job: Job, result: Result<Effect>) {
-  const level = result.ok ? 'info' : 'warn'
+/**
+ * Logs one finished command of a process (its level checked first: this runs per command). A
+ * change is logged at info: the line sent is what the process was told to do, which no other line
+ * says (the journal keeps it only with a state directory). A read that succeeded is logged at
+ * debug: its request's `http request` line already says who asked, what, its status and time,
+ * and a poll would otherwise log two lines a request. Any failure is logged at warn.
+ */
+export function logCommand(
+  log: Logger,
+  process: { kind?: ProcessKind; clientId?: number },
+  job: Job,
+  result: Result<Effect>,
+) {
+  const level = !result.ok ? 'warn' : job.read ? 'debug' : 'info'
   if (!log.isLevelEnabled(level)) return
   const fields = {
     req: job.requestId,
-    process,
+    process: processLabel(process),
     command: job.line,
     outcome: result.ok ? 'ok' : result.code,
     ms: Math.round(performance.now() - job.queuedAt),

@@ -117,7 +117,7 @@ function settle(context: Context, reply: Result<Buffer>): CommandDone | undefine
     if (next.ok) after = next.value
     else log.error({ process: label(context), command: job.line }, next.message)
   }
-  logCommand(log, label(context), job, result)
+  logCommand(log, context, job, result)
   if (result.ok && 'shows' in result.value && learnt && result.value.shows)
     context.learnt = learn(learnt, result.value.shows)
   context.view = after

@@ -63,7 +63,9 @@ export function authenticate(options: AuthenticateOptions) {
     onRefused?.(code)
     return new ControllerError(code, message)
   }
-  return async function authenticateRequest(c: Context, next: () => Promise<void>) {
+  // Not async: it hands on next()'s own promise (an async function would wrap it in another, with
+  // its microtasks, per request); a refusal thrown here is caught by hono's compose as one thrown later.
+  return function authenticateRequest(c: Context, next: () => Promise<void>): Promise<void> {
     const node = c.env as ServerBindings | undefined
     const socket = node?.incoming?.socket
     if (!node?.incoming) {
@@ -86,7 +88,7 @@ export function authenticate(options: AuthenticateOptions) {
         if (!reading && client.scope !== 'write') throw refuse('SCOPE_MISSING', tooSmall(c, client))
       }
     }
-    await next()
+    return next()
   } satisfies MiddlewareHandler
 }
 

@@ -13,8 +13,8 @@ export type IdCarrier = ServerResponse & { requestId?: string; [CARRIES_ID]?: tr
  * The responses of one server, adjusted as their head is written. Each carries its request's id
  * (`requestId`, set by the app), added to the head here: set earlier with `setHeader`, it would
  * send node's `writeHead` down its slow path of one `setHeader` per header. A 204 (or 304) carries
- * no body, so no Content-Type either (@hono/node-server adds `text/plain` to every response without
- * one, and node sends it even for a 204). While stopping, every answer closes its connection, so
+ * no body, so no Content-Type or Content-Length either (@hono/node-server adds `text/plain` to every
+ * response without one, and the length of a string body, and node sends both even for a 204). While stopping, every answer closes its connection, so
  * that keep-alive clients go as their last request is answered.
  */
 export function responseClass(stopping: () => boolean) {
@@ -39,7 +39,10 @@ export function responseClass(stopping: () => boolean) {
       if (headers && (bodiless || closing))
         for (const key of Object.keys(headers)) {
           const name = key.toLowerCase()
-          if ((bodiless && name === 'content-type') || (closing && name === 'connection'))
+          if (
+            (bodiless && (name === 'content-type' || name === 'content-length')) ||
+            (closing && name === 'connection')
+          )
             delete headers[key]
         }
       if (this.requestId !== undefined) (headers ??= {})['X-Request-Id'] = this.requestId

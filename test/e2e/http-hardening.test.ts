@@ -62,7 +62,7 @@ test('a body nested 30000 levels deep is a 400 describing it by type, and nothin
     assert.equal(commandsOf(h.sim('nfv 1')), [])
   }))
 
-test('204 has no body and no Content-Type on the wire', () =>
+test('204 has no body, no Content-Type and no Content-Length on the wire', () =>
   withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
     const body = '{"action":"start"}'
     const reply = await raw(
@@ -72,6 +72,7 @@ test('204 has no body and no Content-Type on the wire', () =>
     )
     assert.is(reply.status, 204)
     assert.is(reply.headers['content-type'], undefined)
+    assert.is(reply.headers['content-length'], undefined)
     assert.is(reply.body, '')
   }))
 
