@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { parseArgs } from 'node:util'
 import { parseAllowedPeers } from './auth/allow-peers.ts'
-import { readClients } from './auth/clients.ts'
 import { DEFAULTS, startController } from './controller.ts'
 import { fdBudget, openFilesLimit } from './fd-budget.ts'
 import type { FleetSettings } from './fleet/controller-link.ts'
@@ -152,7 +151,9 @@ const controller = await startController({
   host: parsed['bind-addr'] ?? DEFAULTS.host,
   ...integers,
   nfvStatus: nfvStatusWords(parsed['nfv-status']),
-  clients: flag('auth-file', readClients),
+  clients: parsed['auth-file']
+    ? flag('auth-file', (await import('./auth/read-clients.ts')).readClients)
+    : undefined,
   allowReadAnonymous: parsed['allow-read-anonymous'] ?? false,
   apiSocket: flag('api-socket', (path) => ({ path, gid: apiSocketGroup })),
   allowPeers: flag('allow-peers', parseAllowedPeers),

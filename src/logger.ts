@@ -78,7 +78,8 @@ const GATHER_MS = 5
  * unless NO_COLOR is set (https://no-color.org).
  */
 async function prettifier(tty: boolean): Promise<(line: string) => string> {
-  const { prettyFactory } = await import('pino-pretty')
+  // Its `default` (module.exports, a CommonJS module): a split bundle's import() gives only that.
+  const { prettyFactory } = (await import('pino-pretty')).default
   return prettyFactory({
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss.l',

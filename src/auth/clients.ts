@@ -1,8 +1,6 @@
 // The auth file: named clients, each a scope and the SHA-256 of its token (never the token).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import * as v from 'valibot'
-import { parse } from 'yaml'
 import { isRecord } from '../protocol/text.ts'
 
 export const SCOPES = ['read', 'write'] as const
@@ -70,23 +68,6 @@ export function clientsOf(document: unknown, file: string): Client[] {
     scope,
     digest: Buffer.from(sha256, 'hex'),
   }))
-}
-
-/** Reads and checks an auth file (a missing, unreadable or malformed one throws AuthFileError). */
-export function readClients(file: string): Client[] {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    throw new AuthFileError(`${file}: ${(error as Error).message}`)
-  }
-  let document: unknown
-  try {
-    document = parse(text)
-  } catch (error) {
-    throw new AuthFileError(`${file}: not YAML: ${(error as Error).message.split('\n')[0]}`)
-  }
-  return clientsOf(document, file)
 }
 
 /**

@@ -2,7 +2,7 @@
 // and (with a state directory) the desired key as what it remembers.
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
-import { Gauge } from 'prom-client'
+import { Gauge } from '../observe/prom.ts'
 import { askStatus } from '../actors/ask.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'

@@ -14,7 +14,7 @@ export const CALL_DEADLINE_MS = 3000
 export async function openEtcd(endpoints: string[]): Promise<Etcd3> {
   const [etcd3, { ExponentialBackoff, noop }] = await Promise.all([
     import('etcd3'),
-    import('cockatiel'),
+    import('./backoff.ts'),
   ])
   const { Etcd3, GRPCUnavailableError, GRPCDeadlineExceededError, GRPCCancelledError } = etcd3
   // Not etcd3's isRecoverableError: it counts RESOURCE_EXHAUSTED (a value too large) as well.

@@ -1,5 +1,5 @@
 // spp_http_auth_refused_total: requests refused for their bearer token, by why.
-import { Counter, type Registry } from 'prom-client'
+import { Counter, type Registry } from './prom.ts'
 import type { AuthRefusal } from '../http/auth.ts'
 
 const CODES: AuthRefusal[] = ['TOKEN_MISSING', 'TOKEN_UNKNOWN', 'SCOPE_MISSING']

@@ -1,6 +1,6 @@
 // The metrics of remembering: how far each process drifts from its remembered configuration, and
 // how restores ended.
-import { Counter, Gauge, type Registry as MetricsRegistry } from 'prom-client'
+import { Counter, Gauge, type Registry as MetricsRegistry } from './prom.ts'
 
 /** One remembered and connected process: its drift in steps, or a plan the planner refuses. */
 export type DriftSample = { process: string; steps: number } | { process: string; refused: true }

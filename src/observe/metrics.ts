@@ -1,5 +1,5 @@
 // Prometheus metrics (prom-client) of the controller and its processes, served at GET /metrics.
-import { Counter, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry as MetricsRegistry } from './prom.ts'
 import { ask } from '../actors/ask.ts'
 import { describe } from '../actors/describe.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
