@@ -134,7 +134,7 @@ try {
 } catch (error) {
   fail((error as Error).message)
 }
-if (parsed['allow-read-anonymous'] && !parsed['auth-file'])
+if (parsed['allow-read-anonymous'] && typeof parsed['auth-file'] !== 'string')
   fail('--allow-read-anonymous needs --auth-file (without it, everything is open)')
 const restore = parsed.restore ?? 'on'
 const restoreMode = (['on', 'report', 'off'] as const).find((mode) => mode === restore)
@@ -151,9 +151,11 @@ const controller = await startController({
   host: parsed['bind-addr'] ?? DEFAULTS.host,
   ...integers,
   nfvStatus: nfvStatusWords(parsed['nfv-status']),
-  clients: parsed['auth-file']
-    ? flag('auth-file', (await import('./auth/read-clients.ts')).readClients)
-    : undefined,
+  // Any string, the empty one too: `--auth-file "$UNSET"` must refuse to start, not start open.
+  clients:
+    typeof parsed['auth-file'] === 'string'
+      ? flag('auth-file', (await import('./auth/read-clients.ts')).readClients)
+      : undefined,
   allowReadAnonymous: parsed['allow-read-anonymous'] ?? false,
   apiSocket: flag('api-socket', (path) => ({ path, gid: apiSocketGroup })),
   allowPeers: flag('allow-peers', parseAllowedPeers),

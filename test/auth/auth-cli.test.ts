@@ -105,4 +105,16 @@ test('a malformed --auth-file stops the start with exit 2, naming the file and t
   assert.match(missing.stderr, /none\.yaml: ENOENT/)
 })
 
+test('an empty --auth-file (an unset variable) stops the start: it never serves open', async () => {
+  const child = spawn(process.execPath, [CLI, ...EPHEMERAL, '--auth-file', ''], { stdio: 'pipe' })
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+    if (stderr.includes('controller listening')) child.kill('SIGKILL') // started open: fail below
+  })
+  const [code] = (await once(child, 'exit')) as [number | null]
+  assert.is(code, 2, stderr)
+  assert.match(stderr, /--auth-file: .*ENOENT/)
+})
+
 test.run()
