@@ -92,7 +92,7 @@ app.put('/v1/nfvs/1/patches', async (c) => {
   const body = without.has('valibot') ? { success: true, output: json } : v.safeParse(Patch, json)
   if (!body.success) return c.text('invalid body', 400)
   await ask(`patch ${body.output.src} ${body.output.dst}`)
-  return c.body(null, 204)
+  return c.body('', 204) // @hono/node-server's fast path, as the controller's 204 takes it
 })
 serve({ fetch: app.fetch, port: httpPort, hostname: '127.0.0.1' }, () =>
   process.stdout.write('listening\n'),
