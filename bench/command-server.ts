@@ -2,34 +2,19 @@
 // simulated nfv and answers once its reply is in, with nothing else (no hono, no actor, no logs,
 // no metrics, no checks). Usage: command-server.js HTTP_PORT WIRE_PORT; the simulator's nfv
 // connects to WIRE_PORT as to a controller's secondary port.
-import { once } from 'node:events'
 import { createServer as createHttpServer } from 'node:http'
-import { createServer, type Socket } from 'node:net'
+import { acceptProcess, onFrames } from './lib/wire-side.ts'
 
-const FRAME = 2048 // an 18.11 nfv pads every reply to this
 const [httpPort, wirePort] = process.argv.slice(2).map(Number)
 
-const wire = createServer().listen(wirePort, '127.0.0.1')
-await once(wire, 'listening')
-process.stdout.write('wire ready\n') // for the simulator to connect
-const [socket] = (await once(wire, 'connection')) as [Socket]
-socket.setNoDelay(true)
+const socket = await acceptProcess(wirePort!)
 
 // One command in flight, the others queued, each answered by the next whole frame.
 const waiting: { line: string; done: (reply: Buffer) => void }[] = []
-let parts: Buffer[] = []
-let held = 0
-socket.on('data', (chunk: Buffer) => {
-  parts.push(chunk)
-  held += chunk.length
-  while (held >= FRAME) {
-    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts)
-    parts = held > FRAME ? [all.subarray(FRAME)] : []
-    held -= FRAME
-    const job = waiting.shift()!
-    if (waiting[0]) socket.write(waiting[0].line)
-    job.done(all.subarray(0, FRAME))
-  }
+onFrames(socket, (reply) => {
+  const job = waiting.shift()!
+  if (waiting[0]) socket.write(waiting[0].line)
+  job.done(reply)
 })
 const ask = (line: string) =>
   new Promise<Buffer>((done) => {

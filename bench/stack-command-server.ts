@@ -4,24 +4,18 @@
 // one-at-a-time queue (the design the owner chose: one actor per process), and nothing else: no
 // logs, metrics, events, auth, request ids or state directory. The actor takes its reply as its one
 // event per command, as the controller's does. Usage: stack-command-server.js HTTP_PORT WIRE_PORT.
-import { once } from 'node:events'
-import { createServer, type Socket } from 'node:net'
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import * as v from 'valibot'
 import { createActor, setup } from 'xstate'
+import { acceptProcess, onFrames } from './lib/wire-side.ts'
 
-const FRAME = 2048 // an 18.11 nfv pads every reply to this
 const [httpPort, wirePort] = process.argv.slice(2).map(Number)
 // For measuring each layer's share: STACK_WITHOUT=xstate,valibot leaves those out.
 const without = new Set((process.env.STACK_WITHOUT ?? '').split(','))
 
-const wire = createServer().listen(wirePort, '127.0.0.1')
-await once(wire, 'listening')
-process.stdout.write('wire ready\n') // for the simulator to connect
-const [socket] = (await once(wire, 'connection')) as [Socket]
-socket.setNoDelay(true)
+const socket = await acceptProcess(wirePort!)
 
 type Job = { line: string; done: (reply: Buffer) => void }
 // Commands reach the socket without an event (written at once when nothing is in flight); each
@@ -49,22 +43,12 @@ const machine = setup({
 })
 const actor = createActor(machine).start()
 const queue = actor.getSnapshot().context.queue
-let parts: Buffer[] = []
-let held = 0
-socket.on('data', (chunk: Buffer) => {
-  parts.push(chunk)
-  held += chunk.length
-  while (held >= FRAME) {
-    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts)
-    parts = held > FRAME ? [all.subarray(FRAME)] : []
-    held -= FRAME
-    const frame = all.subarray(0, FRAME)
-    if (without.has('xstate')) {
-      const job = queue.shift()!
-      if (queue[0]) socket.write(queue[0].line)
-      job.done(frame)
-    } else actor.send({ type: 'reply', frame })
-  }
+onFrames(socket, (frame) => {
+  if (without.has('xstate')) {
+    const job = queue.shift()!
+    if (queue[0]) socket.write(queue[0].line)
+    job.done(frame)
+  } else actor.send({ type: 'reply', frame })
 })
 const ask = (line: string) =>
   new Promise<Buffer>((done) => {
