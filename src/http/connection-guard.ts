@@ -37,9 +37,8 @@ export function connectionGuard(options: ConnectionGuardOptions) {
   const { maxConnections, firstRequestMs, metrics, now = () => performance.now() } = options
   // Idleness is a field of each connection's record, not membership of a set: a set that a socket
   // leaves and joins at every request rehashes its table each time, and the table of a long-lived
-  // set is allocated in V8's old generation, so each request left old garbage (about 240 bytes,
-  // found with a heap profile of what major collections reclaim) and at one connection that
-  // garbage drove a mark-compact every second or so.
+  // set is allocated in V8's old generation, so each request left about 120 bytes of old garbage
+  // (found with a heap profile of what major collections reclaim).
   const live = new Map<Socket, Connection>()
   const waiting = new Map<Socket, Waiting>() // in the order accepted, so deadlines ascend
   let turns = 0 // requests finished: the order in which connections went idle
