@@ -19,9 +19,15 @@ const plain = (text: string) => text.replace(/\x1b\[\d+m/g, '').replace(/\r/g, '
 
 test('on a terminal the demo’s logs are one readable line each, around its own text', async () => {
   // script(1) runs the demo on a pseudo-terminal (stdout and stderr both); Ctrl-C reaches it
-  // through the terminal, as it would a person's.
-  const command = [process.execPath, join(dist, 'demo.js'), ...DEMO].join(' ')
-  const child = spawn('script', ['-qefc', command, '/dev/null'], { stdio: 'pipe' })
+  // through the terminal, as it would a person's. script runs the command through $SHELL -c, and
+  // dash (Debian's /bin/sh, script's choice when SHELL is unset) stays as the demo's parent and
+  // dies of the Ctrl-C itself (exit 130) however cleanly the demo stops: `exec` makes the demo
+  // script's child in every shell, and SHELL is fixed so every environment runs the same.
+  const command = ['exec', process.execPath, join(dist, 'demo.js'), ...DEMO].join(' ')
+  const child = spawn('script', ['-qefc', command, '/dev/null'], {
+    stdio: 'pipe',
+    env: { ...process.env, SHELL: '/bin/sh' },
+  })
   try {
     let seen = ''
     let stopped = false
