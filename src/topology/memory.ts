@@ -135,8 +135,9 @@ export class Memory {
     const done = sent.filter((s) => s.outcome === 'ok').map((s) => s.change)
     if (!key || done.length === 0) return
     if (done.some((change) => change.kind === 'exit')) return this.forget(process)
-    const remembered = this.store.recall(key)
-    if (remembered && this.drifting(process)) {
+    // Recalled only while drifting: a recall parses the remembered JSON, and most changes copy the view.
+    const remembered = this.drifting(process) ? this.store.recall(key) : undefined
+    if (remembered) {
       const config = withChanges(process, remembered, done)
       if (!config) return
       this.store.put(key, config)
