@@ -13,11 +13,11 @@ import { setFlagsFromString } from 'node:v8'
 // thread that allocates its own arena, up to 8 per core, and the V8 and libuv helper threads each
 // keep a partly used one; two arenas took 8-10 MiB off the peak RSS (docs/speed.md, Memory).
 setFlagsFromString('--heap-growing-percent=50')
-// V8 pretenures the objects of an allocation site (makes them in the old generation at once) when
-// most of them survive a scavenge. Under load a request's objects often outlive one, yet die within
-// milliseconds: pretenured, they filled the old generation, and a mark-compact came about every
-// half second at one connection. Without it (read at each collection, so here takes effect): the
-// mark-compacts of a PUT at 64 connections 5-6 in 4 s -> 0, p99 at one connection 3-4 -> 0.6-0.7 ms,
-// and 14-21 µs less CPU per command at one connection (docs/speed.md, Memory).
+// V8 pretenures the objects of an allocation site (makes them in the old generation at once)
+// when most of them survive a scavenge. Under load a request's objects often outlive one, yet die
+// within milliseconds: pretenured, they filled the old generation, and in some runs a mark-compact
+// came every second or so at one connection. Without it (read at each collection, so setting it
+// here takes effect): PUT x64's mark-compacts 5-6 in 4 s -> 0, p99 at one connection 3-4 ->
+// 0.6-0.7 ms, 5-21 µs less CPU per request at one connection (docs/speed.md, Memory).
 setFlagsFromString('--no-allocation-site-pretenuring')
 await import('../dist/cli.js')
