@@ -14,8 +14,9 @@ export type IdCarrier = ServerResponse & { requestId?: string; [CARRIES_ID]?: tr
  * (`requestId`, set by the app), added to the head here: set earlier with `setHeader`, it would
  * send node's `writeHead` down its slow path of one `setHeader` per header. A 204 (or 304) carries
  * no body, so no Content-Type or Content-Length either (@hono/node-server adds `text/plain` to every
- * response without one, and the length of a string body, and node sends both even for a 204). While stopping, every answer closes its connection, so
- * that keep-alive clients go as their last request is answered.
+ * response without one, and the length of a string body, and node sends both even for a 204).
+ * While stopping, every answer closes its connection, so that keep-alive clients go as their last
+ * request is answered.
  */
 export function responseClass(stopping: () => boolean) {
   return class Response<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {
