@@ -4,7 +4,7 @@ import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Command } from '../protocol/command.ts'
 import { statusOf, type StatusBody } from '../protocol/kinds/status.ts'
 import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
-import { admit, writeNext } from './connection-setup.ts'
+import { admit, writeNext } from './command-flow.ts'
 import { createJob, type Job, type JobOptions } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
 

@@ -4,7 +4,8 @@ import { HANDSHAKES } from '../protocol/handshake.ts'
 import { learn } from '../protocol/release.ts'
 import { fail } from '../protocol/result.ts'
 import { CommandQueue } from './command-queue.ts'
-import { closedMessage, connectionSetup } from './connection-setup.ts'
+import { takeReply } from './command-flow.ts'
+import { closedMessage, connectionSetup, type CommandDone } from './connection-setup.ts'
 import { processLabel as label } from './label.ts'
 import { ReplyDeadline, type DeadlineClock } from './reply-deadline.ts'
 
@@ -17,14 +18,16 @@ export const processConnection = connectionSetup.createMachine({
     ...input,
     queue: new CommandQueue(),
     deadline: new ReplyDeadline(clockOf(self), () => self.send({ type: 'replyTimeout' })),
+    doneListeners: new Set<(done: CommandDone) => void>(),
   }),
   invoke: {
     id: 'link',
     src: 'socketLink',
-    input: ({ context }) => ({
+    input: ({ context, self }) => ({
       socket: context.socket,
       framing: context.role === 'primary' ? 'padded' : 'detect',
       maxReplyBytes: context.maxReplyBytes,
+      take: (frame: Buffer) => takeReply(self, frame),
     }),
   },
   on: {
@@ -41,6 +44,12 @@ export const processConnection = connectionSetup.createMachine({
     close: {
       target: '.closed',
       actions: { type: 'setCloseReason', params: ({ event }) => event.reason },
+    },
+    // takeReply's error, thrown again where xstate catches it: the actor ends with it.
+    fault: {
+      actions: ({ event }) => {
+        throw event.error
+      },
     },
   },
   initial: 'identifying',
@@ -172,3 +181,17 @@ const clockOf = (self: AnyActorRef): DeadlineClock =>
   (self as AnyActorRef & { clock: DeadlineClock }).clock
 
 export type ProcessConnection = ActorRefFrom<typeof processConnection>
+
+/**
+ * Calls `listener` with each command the connection settles (its outcome, and the view before and
+ * after), until the returned function is called. Not an xstate event: most replies never reach
+ * the machine (`takeReply`).
+ */
+export function onCommandDone(
+  connection: ProcessConnection,
+  listener: (done: CommandDone) => void,
+): () => void {
+  const { doneListeners } = connection.getSnapshot().context
+  doneListeners.add(listener)
+  return () => doneListeners.delete(listener)
+}

@@ -3,7 +3,16 @@ import type { Socket } from 'node:net'
 import { fromCallback } from 'xstate'
 import { frameReader, type Framing } from '../protocol/frames.ts'
 
-export type LinkInput = { socket: Socket; framing: Framing; maxReplyBytes: number }
+export type LinkInput = {
+  socket: Socket
+  framing: Framing
+  maxReplyBytes: number
+  /**
+   * Offered each reply first: true when the connection took it without an event (the reply to the
+   * command in flight, see `takeReply`); otherwise it is sent back as `link.frame`.
+   */
+  take?: (frame: Buffer) => boolean
+}
 export type LinkEvent =
   | { type: 'link.frame'; frame: Buffer }
   | { type: 'link.closed'; reason: string }
@@ -28,7 +37,7 @@ export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInpu
         frameBytes = frames.frameBytes
         sendBack({ type: 'link.frameBytes', bytes: frameBytes })
       }
-      for (const frame of read.value) sendBack({ type: 'link.frame', frame })
+      for (const frame of read.value) deliver(input, sendBack, frame)
     })
     socket.on('error', (error) => (failure ??= `socket error: ${error.message}`)) // 'close' follows
     socket.on('close', () =>
@@ -38,3 +47,12 @@ export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInpu
     return () => socket.destroy()
   },
 )
+
+/** One reply from the process: taken by the connection at once, or sent back as an event. */
+export function deliver(
+  input: Pick<LinkInput, 'take'>,
+  sendBack: (event: LinkEvent) => void,
+  frame: Buffer,
+): void {
+  if (input.take?.(frame) !== true) sendBack({ type: 'link.frame', frame })
+}

@@ -4,6 +4,7 @@ import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import { Gauge } from '../observe/prom.ts'
 import { askStatus } from '../actors/ask.ts'
+import { onCommandDone } from '../actors/process-connection.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
@@ -113,7 +114,7 @@ export async function startControllerFleet(
   const unsubscribe = hub.subscribe({ push: changed, close: () => undefined })
   // Reads change what a view shows without an event (the primary's rings): each command counts.
   const onRegistered = (entry: ProcessEntry) => {
-    entry.connection.on('commandDone', changed)
+    onCommandDone(entry.connection, changed)
     // A first status read, so that observed shows the process (shared with any read in flight).
     askStatus(entry.connection, entry.kind).catch(() => undefined)
   }

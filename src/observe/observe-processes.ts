@@ -2,6 +2,7 @@
 import type { Logger } from 'pino'
 import { describe } from '../actors/describe.ts'
 import { processLabel } from '../actors/label.ts'
+import { onCommandDone } from '../actors/process-connection.ts'
 import type { ProcessEntry, Registry } from '../actors/registry.ts'
 import type { EventHub } from './event-hub.ts'
 import { commandEvents } from './events.ts'
@@ -22,9 +23,8 @@ export function observeProcesses(
     // A vf or mirror tells its era in its first status, after this: `unknown`, as in the metrics.
     const { era } = describe(entry.connection)
     hub.publish(replaced ? 'process.replaced' : 'process.identified', { ...who, era })
-    entry.connection.on('commandDone', ({ line, metric, reply, before, after, ms }) => {
-      // xstate reports a listener's throw on a timer, which would end the controller: a fault
-      // here drops this one connection instead (its process reconnects), and nothing else.
+    onCommandDone(entry.connection, ({ line, metric, reply, before, after, ms }) => {
+      // A fault here drops this one connection (its process reconnects), and nothing else.
       try {
         metrics.observeCommand(entry.kind, metric, reply, ms / 1000)
         for (const { type, data } of commandEvents(line, reply, before, after)) {

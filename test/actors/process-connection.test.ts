@@ -4,6 +4,7 @@ import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
 import { vfCommands } from '../../src/protocol/kinds/vf.ts'
 import { createJob } from '../../src/actors/job.ts'
+import { onCommandDone } from '../../src/actors/process-connection.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 
@@ -118,7 +119,7 @@ test('each command times out counted from when it was written, not from the one 
   assert.match(c.outcomes[1]!, /^REPLY_TIMEOUT no reply within 1000 ms/)
 })
 
-test('commands reach their connection with no event: each round trip is one event, its reply', async () => {
+test('commands and their replies reach the connection with no event: a round trip costs its machine none', async () => {
   const c = identifiedNfv()
   const before = c.events.length
   for (let i = 0; i < 5; i++) void c.ask(nfv.patch('ring:0', `ring:${i + 1}`))
@@ -130,8 +131,27 @@ test('commands reach their connection with no event: each round trip is one even
     c.written.slice(1),
     [0, 1, 2, 3, 4].map((i) => `patch ring:0 ring:${i + 1}`),
   )
-  assert.equal(c.events.slice(before), Array<string>(5).fill('link.frame'))
+  assert.equal(c.events.slice(before), [], 'each reply was taken without an event')
   assert.equal(c.outcomes, Array<string>(5).fill('ok'))
+})
+
+test('a listener that throws on a reply taken without an event ends that connection, as an action would', async () => {
+  const c = identifiedNfv()
+  const errors: unknown[] = []
+  c.actor.subscribe({ error: (error) => errors.push(error) })
+  const told: string[] = []
+  onCommandDone(c.actor, ({ line }) => told.push(line))
+  onCommandDone(c.actor, () => {
+    throw new Error('listener fault')
+  })
+  void c.ask(nfv.forward())
+  void c.ask(nfv.stop())
+  c.reply(fixedReply('forward'))
+  await flush()
+  assert.equal(told, ['forward'], 'the reply was settled and told before the fault')
+  assert.is(c.actor.getSnapshot().status, 'error')
+  assert.match(String(errors[0]), /listener fault/)
+  assert.equal(c.written.slice(1), ['forward'], 'nothing more is written on a faulted connection')
 })
 
 test('a command event (the mailbox way in) is queued and written as ask does it', async () => {
@@ -143,7 +163,7 @@ test('a command event (the mailbox way in) is queued and written as ask does it'
   assert.is(await promise, undefined)
 })
 
-test('a read joining the queued read touches no machine: one event, one status sent for all', async () => {
+test('a read joining the queued read touches no machine: no event, one status sent for all', async () => {
   const c = identifiedNfv()
   void c.ask(nfv.forward())
   const before = c.events.length
@@ -153,7 +173,7 @@ test('a read joining the queued read touches no machine: one event, one status s
   c.reply(NFV_STATUS('running'))
   await flush()
   assert.equal(c.written.slice(1), ['forward', 'status'])
-  assert.equal(c.events.slice(before), ['link.frame', 'link.frame'])
+  assert.equal(c.events.slice(before), [])
   assert.is(c.outcomes.length, 6)
 })
 

@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { onCommandDone } from '../../src/actors/process-connection.ts'
 import { commandsOf, withHarness, type Harness } from '../helpers/harness.ts'
 
 const SAMPLE =
@@ -98,8 +99,8 @@ test('a scrape never waits for the primary: counters come from its last read, wh
     assert.equal(commandsOf(sim), ['status'], 'one refresh at a time, started by the scrapes')
     const { connection } = h.controller.registry.primary()
     const refreshed = new Promise((resolve) => {
-      const listener = connection.on('commandDone', (done) => {
-        listener.unsubscribe()
+      const stop = onCommandDone(connection, (done) => {
+        stop()
         resolve(done)
       })
     })

@@ -3,16 +3,16 @@ import { createActor, fromCallback, SimulatedClock } from 'xstate'
 import { ask } from '../../src/actors/ask.ts'
 import type { Job } from '../../src/actors/job.ts'
 import { processConnection } from '../../src/actors/process-connection.ts'
-import type { LinkEvent, LinkInput } from '../../src/actors/socket-link.ts'
+import { deliver, type LinkEvent, type LinkInput } from '../../src/actors/socket-link.ts'
 import { silentLogger } from '../../src/logger.ts'
 import type { Command } from '../../src/protocol/command.ts'
 
 /** What a scripted process does with a line: a reply, and what its link measures or sees after. */
 export type Scripted = Buffer | { reply: Buffer; frameBytes?: number; close?: boolean }
-const play = (back: (event: LinkEvent) => void, answer: Scripted) => {
+const play = (input: LinkInput, back: (event: LinkEvent) => void, answer: Scripted) => {
   const { reply, frameBytes, close } = Buffer.isBuffer(answer) ? { reply: answer } : answer
   if (frameBytes) back({ type: 'link.frameBytes', bytes: frameBytes })
-  back({ type: 'link.frame', frame: reply })
+  deliver(input, back, reply)
   if (close) back({ type: 'link.closed', reason: 'the process closed the connection' })
 }
 
@@ -26,12 +26,14 @@ export function fakeConnection(
 ) {
   const written: string[] = []
   let sendBack: ((event: LinkEvent) => void) | undefined
+  let linkInput: LinkInput | undefined
   const link = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(
-    ({ sendBack: back, receive }) => {
+    ({ input, sendBack: back, receive }) => {
       sendBack = back
+      linkInput = input
       receive((event) => {
         written.push(event.line)
-        if (script) queueMicrotask(() => play(back, script(event.line)))
+        if (script) queueMicrotask(() => play(input, back, script(event.line)))
       })
     },
   )
@@ -68,11 +70,9 @@ export function fakeConnection(
     outcomes,
     unsent,
     events,
+    /** A reply, as the socket link hands it over: taken at once, or the machine's event. */
     reply: (frame: Buffer | string) =>
-      sendBack!({
-        type: 'link.frame',
-        frame: typeof frame === 'string' ? Buffer.from(frame) : frame,
-      }),
+      deliver(linkInput!, sendBack!, typeof frame === 'string' ? Buffer.from(frame) : frame),
     close: (reason = 'the process closed the connection') =>
       sendBack!({ type: 'link.closed', reason }),
     /** The padded reply length the socket link would have measured. */
