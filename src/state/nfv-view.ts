@@ -5,10 +5,6 @@ import type { NfvInfo, NfvStatus } from '../protocol/bodies.ts'
 type Patch = NfvInfo['patches'][number]
 export type NfvView = { kind: 'nfv'; status?: NfvStatus; ports?: string[]; patches?: Patch[] }
 
-/** Patches in the order the process reports them: by the slot of their source port. */
-const ordered = (patches: Patch[], ports: string[]) =>
-  [...patches].sort((a, b) => ports.indexOf(a.src) - ports.indexOf(b.src))
-
 function deletePort(view: NfvView, port: string): NfvView {
   const { ports, patches } = view
   const next: NfvView = { ...view, status: 'Idle' } // the process stops forwarding on every del
@@ -25,10 +21,18 @@ function setPatch(view: NfvView, src: string, dst: string): NfvView {
   const { ports, patches } = view
   if (!ports || !patches) return { ...view, patches: undefined } // unknown until the next read
   if (!ports.includes(src) || !ports.includes(dst)) return view // the process ignores it
-  return {
-    ...view,
-    patches: ordered([...patches.filter((p) => p.src !== src), { src, dst }], ports),
+  // Patches are kept in the order the process reports them, by the slot of their source port: a
+  // source's patch is replaced where it is, or a new one put in its source's place.
+  const at = patches.findIndex((p) => p.src === src)
+  if (at >= 0 && patches[at]!.dst === dst) return view // the same patch again: nothing moved
+  const next = [...patches]
+  if (at >= 0) next[at] = { src, dst }
+  else {
+    const slot = ports.indexOf(src)
+    const before = next.findIndex((p) => ports.indexOf(p.src) > slot)
+    next.splice(before < 0 ? next.length : before, 0, { src, dst })
   }
+  return { ...view, patches: next }
 }
 
 /** The nfv's view after a successful command. */

@@ -116,6 +116,23 @@ for (const [name, view, effect, expected] of TABLE) {
   })
 }
 
+test("a patch of a new source goes in its source's slot; the same patch again leaves the view as it was", () => {
+  const ports = ['phy:0', 'phy:1', 'ring:0', 'ring:1', 'ring:2']
+  let view: NfvView = { kind: 'nfv', status: 'Idle', ports, patches: [] }
+  for (const [src, dst] of [
+    ['ring:1', 'phy:0'],
+    ['phy:0', 'ring:0'],
+    ['ring:2', 'phy:1'],
+    ['phy:1', 'ring:1'],
+  ] as const)
+    view = after(view, { kind: 'patch.set', src, dst }) as NfvView
+  assert.equal(
+    view.patches!.map((p) => p.src),
+    ['phy:0', 'phy:1', 'ring:1', 'ring:2'],
+  )
+  assert.is(after(view, { kind: 'patch.set', src: 'phy:1', dst: 'ring:1' }), view)
+})
+
 test('the view given is never changed', () => {
   const frozen = structuredClone(base)
   for (const [, view, effect] of TABLE) after(view, effect)
