@@ -35,15 +35,18 @@ export function ask<T>(
 /**
  * Gives a connection a command, with no event for its machine: a command is taken into the queue
  * (a read joining the read queued at the tail costs nothing more), and the reply awaited writes
- * the next in its own transition; one that finds the connection ready with nothing in flight is
- * written at once, as the machine's `command` event would (queue, then writeNext) without a
- * macrostep of its own. So a command costs its machine one event, its reply. The machine is at
- * rest whenever this runs: nothing it does while handling an event asks a process.
+ * the next (takeReply, command-flow.ts); one that finds the connection ready with nothing in
+ * flight is written at once, as the machine's `command` event would (queue, then writeNext)
+ * without a macrostep of its own. Its reply is taken without an event too, so a command answered
+ * in time costs its machine none. The machine is at rest whenever this writes: nothing it does
+ * while handling an event asks a process, and a command asked by a listener of a settled command
+ * (which may be told inside a transition) is only queued: the transition, or takeReply, writes
+ * the next, or hands it over when the connection closes.
  */
 export function enqueue(connection: ProcessConnection, job: Job): void {
   const { value, context, children } = connection.getSnapshot()
   admit(context, job)
-  if (value === 'ready') writeNext(context, children.link)
+  if (value === 'ready' && !context.done.telling) writeNext(context, children.link)
 }
 
 /** A process's status, whatever its kind: the body its own GET endpoint answers. */

@@ -63,11 +63,6 @@ export function settle(context: Context, reply: Result<Buffer>): CommandDone | u
   return { type: 'commandDone', requestId, line, metric, reply: result, before: view, after, ms }
 }
 
-/** Tells a settled command to the connection's listeners. */
-export function notify(context: Context, done: CommandDone): void {
-  for (const listener of context.doneListeners) listener(done)
-}
-
 /**
  * The reply to the command in flight, taken straight from the socket with no event for the
  * machine: settled, told, and the next command written, as the `ready` state's `link.frame`
@@ -88,10 +83,13 @@ export function takeReply(self: AnyActorRef, frame: Buffer): boolean {
   if (current === undefined || current.job.closes === true) return false
   try {
     const done = settle(context, { ok: true, value: frame })
-    if (done) notify(context, done)
+    if (done) context.done.tell(done)
     writeNext(context, children.link)
   } catch (error) {
-    self.send({ type: 'fault', error })
+    // A listener may have closed the connection before another threw: then nothing would hear it.
+    if ((self.getSnapshot() as { status: string }).status === 'active')
+      self.send({ type: 'fault', error })
+    else context.log.error({ err: error, process: label(context) }, 'internal error after close')
   }
   return true
 }

@@ -1,13 +1,14 @@
-// A process connection's context: what its actor keeps, and a settled command's outcome.
+// A process connection's context: what its actor keeps.
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import type { ProcessKind } from '../protocol/bodies.ts'
-import type { Effect } from '../protocol/effects.ts'
 import type { Learnt } from '../protocol/release.ts'
-import type { Result } from '../protocol/result.ts'
 import type { ProcessView } from '../state/process-view.ts'
 import type { CommandQueue } from './command-queue.ts'
+import type { CommandDone, DoneListeners } from './done-listeners.ts'
 import type { ReplyDeadline } from './reply-deadline.ts'
+
+export type { CommandDone } from './done-listeners.ts'
 
 export type Input = {
   socket: Socket
@@ -34,19 +35,5 @@ export type Context = Input & {
   /** The command settled by the transition under way, for its listeners. */
   settled?: CommandDone
   /** Told each settled command, in or out of a transition (see `takeReply`): onCommandDone(). */
-  doneListeners: Set<(done: CommandDone) => void>
-}
-/**
- * A command's outcome, for the logs, the event stream and the metrics: the request that sent it,
- * what it did (`reply`: the effect, or why it failed) and the view before and after.
- */
-export type CommandDone = {
-  type: 'commandDone'
-  requestId: string | undefined
-  line: string
-  metric: string
-  reply: Result<Effect>
-  before: ProcessView
-  after: ProcessView
-  ms: number
+  done: DoneListeners
 }

@@ -6,7 +6,7 @@ import type { Identity } from '../protocol/handshake.ts'
 import { eraLabel, firstLearnt, learn } from '../protocol/release.ts'
 import type { Result } from '../protocol/result.ts'
 import { emptyView } from '../state/process-view.ts'
-import { admit, notify, settle, writeNext } from './command-flow.ts'
+import { admit, settle, writeNext } from './command-flow.ts'
 import type { Context, Input } from './connection-context.ts'
 import { refuse, type Job } from './job.ts'
 import { processLabel as label } from './label.ts'
@@ -56,11 +56,11 @@ export const connectionSetup = setup({
       context.settled = settle(context, reply)
     },
     /** Tells the command just settled (after `settle`, on a reply to the command in flight). */
-    emitSettled: ({ context }) => notify(context, context.settled!),
+    emitSettled: ({ context }) => context.done.tell(context.settled!),
     /** Settles and tells what is in flight, if anything (a timeout, a close: not per command). */
     settleAndEmit: ({ context }, reply: Result<Buffer>) => {
       const done = settle(context, reply)
-      if (done) notify(context, done)
+      if (done) context.done.tell(done)
     },
     /** Fails every queued command without sending it. */
     failQueue: ({ context }, reply: { code: ErrorCode; message: string }) => {

@@ -4,6 +4,7 @@ import { HANDSHAKES } from '../protocol/handshake.ts'
 import { learn } from '../protocol/release.ts'
 import { fail } from '../protocol/result.ts'
 import { CommandQueue } from './command-queue.ts'
+import { DoneListeners } from './done-listeners.ts'
 import { takeReply } from './command-flow.ts'
 import { closedMessage, connectionSetup, type CommandDone } from './connection-setup.ts'
 import { processLabel as label } from './label.ts'
@@ -18,7 +19,7 @@ export const processConnection = connectionSetup.createMachine({
     ...input,
     queue: new CommandQueue(),
     deadline: new ReplyDeadline(clockOf(self), () => self.send({ type: 'replyTimeout' })),
-    doneListeners: new Set<(done: CommandDone) => void>(),
+    done: new DoneListeners(),
   }),
   invoke: {
     id: 'link',
@@ -95,9 +96,11 @@ export const processConnection = connectionSetup.createMachine({
       },
     },
     // Identified: one command in flight at a time (`queue.current`), the rest queued. A command
-    // sent while one is in flight goes into the queue without an event (see ask.ts): the reply's
-    // transition writes the next. Only a connection with nothing in flight is woken by `command`.
-    // No transition here changes state: each event is one microstep.
+    // sent while one is in flight goes into the queue without an event (see ask.ts), and the
+    // reply to it is taken without one (takeReply, command-flow.ts), which writes the next; the
+    // `link.frame` transitions below are for the rest (a reply with nothing in flight, to a
+    // command that closes) and do the same. Only a connection with nothing in flight is woken by
+    // `command`. No transition here changes state: each event is one microstep.
     ready: {
       entry: 'sendNext', // what was queued while identifying, or behind a timed-out command
       on: {
@@ -191,7 +194,5 @@ export function onCommandDone(
   connection: ProcessConnection,
   listener: (done: CommandDone) => void,
 ): () => void {
-  const { doneListeners } = connection.getSnapshot().context
-  doneListeners.add(listener)
-  return () => doneListeners.delete(listener)
+  return connection.getSnapshot().context.done.add(listener)
 }

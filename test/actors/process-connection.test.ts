@@ -154,6 +154,53 @@ test('a listener that throws on a reply taken without an event ends that connect
   assert.equal(c.written.slice(1), ['forward'], 'nothing more is written on a faulted connection')
 })
 
+test('a command asked by a listener while the connection closes is handed over, not left in flight', async () => {
+  const c = identifiedNfv()
+  let asked = false
+  onCommandDone(c.actor, () => {
+    if (asked) return
+    asked = true
+    void c.ask(nfv.stop()) // told inside the transition to closed
+  })
+  void c.ask(nfv.forward())
+  c.close()
+  await flush()
+  assert.ok(asked)
+  assert.equal(c.written.slice(1), ['forward'], 'stop was not written on the closing connection')
+  assert.equal(
+    c.unsent.map((job) => job.line),
+    ['stop'],
+    'held for the next connection of the process',
+  )
+})
+
+test('listeners are each told a settled command, though one of them throws', async () => {
+  const c = identifiedNfv()
+  c.actor.subscribe({ error: () => undefined })
+  const told: string[] = []
+  onCommandDone(c.actor, () => {
+    throw new Error('first listener fault')
+  })
+  onCommandDone(c.actor, ({ line }) => told.push(line))
+  void c.ask(nfv.forward())
+  c.reply(fixedReply('forward'))
+  await flush()
+  assert.equal(told, ['forward'])
+  assert.is(c.actor.getSnapshot().status, 'error')
+})
+
+test('a reply sent to the machine as an event (a link that offers none) is settled the same way', async () => {
+  const c = identifiedNfv()
+  void c.ask(nfv.forward())
+  void c.ask(nfv.stop())
+  c.replyAsEvent(fixedReply('forward'))
+  c.replyAsEvent(fixedReply('stop'))
+  await flush()
+  assert.equal(c.written.slice(1), ['forward', 'stop'])
+  assert.equal(c.outcomes, ['ok', 'ok'])
+  assert.equal(c.events.filter((type) => type === 'link.frame').length, 3, 'the handshake and two')
+})
+
 test('a command event (the mailbox way in) is queued and written as ask does it', async () => {
   const c = identifiedNfv()
   const { job, promise } = createJob(nfv.forward())

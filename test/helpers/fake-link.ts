@@ -73,6 +73,8 @@ export function fakeConnection(
     /** A reply, as the socket link hands it over: taken at once, or the machine's event. */
     reply: (frame: Buffer | string) =>
       deliver(linkInput!, sendBack!, typeof frame === 'string' ? Buffer.from(frame) : frame),
+    /** A reply as the machine's `link.frame` event, as a link that offers it to no one sends it. */
+    replyAsEvent: (frame: Buffer) => sendBack!({ type: 'link.frame', frame }),
     close: (reason = 'the process closed the connection') =>
       sendBack!({ type: 'link.closed', reason }),
     /** The padded reply length the socket link would have measured. */
