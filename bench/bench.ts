@@ -8,7 +8,9 @@
 // `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
 // vf's real poll; `logger` compares --log-level info with warn; `profile` (or --profile) profiles
 // each case with node --cpu-prof and --trace-gc; `builds` runs this build and the one `--against`
-// names (a copy of an earlier dist/) side by side, the cases in turn; `nodeflags` runs this build
+// names (a copy of an earlier dist/) side by side, the cases in turn (give it a copy of
+// bin/spp-ctl.js whose import names the copy's cli.js: a cli.js alone runs without the V8 flags
+// the installed command sets, which moved its CPU per request by tens of µs); `nodeflags` runs this build
 // with and without node's `--node-flags` (and VAR=value environment), with each one's peak RSS; `floor` measures a command's
 // floor in node here (bench/command-server.ts beside bare node:http). Writes
 // bench-results/bench-*.json (and profiles).
