@@ -50,7 +50,7 @@ export const connectionSetup = setup({
     /**
      * Settles the command in flight with its reply (or why none came), changing the context in
      * place (as `queue` is): an `assign` copied the context and its snapshot per command. The
-     * outcome waits in `settled` for `emitSettled`, the transition's next action.
+     * outcome waits in `settled` for `emitSettled`, later in the same transition.
      */
     settle: ({ context }, reply: Result<Buffer>) => {
       context.settled = settle(context, reply)

@@ -123,8 +123,8 @@ export const processConnection = connectionSetup.createMachine({
           {
             actions: [
               { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
-              'emitSettled',
               'sendNext',
+              'emitSettled',
             ],
           },
         ],

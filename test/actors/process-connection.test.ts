@@ -151,7 +151,21 @@ test('a listener that throws on a reply taken without an event ends that connect
   assert.equal(told, ['forward'], 'the reply was settled and told before the fault')
   assert.is(c.actor.getSnapshot().status, 'error')
   assert.match(String(errors[0]), /listener fault/)
-  assert.equal(c.written.slice(1), ['forward'], 'nothing more is written on a faulted connection')
+})
+
+test('the next command is written before the listeners of the last are told', async () => {
+  const c = identifiedNfv()
+  const writtenWhenTold: string[][] = []
+  onCommandDone(c.actor, () => writtenWhenTold.push(c.written.slice(1)))
+  void c.ask(nfv.forward())
+  void c.ask(nfv.stop())
+  c.reply(fixedReply('forward'))
+  c.reply(fixedReply('stop'))
+  await flush()
+  assert.equal(writtenWhenTold, [
+    ['forward', 'stop'],
+    ['forward', 'stop'],
+  ])
 })
 
 test('a command asked by a listener while the connection closes is handed over, not left in flight', async () => {
