@@ -12,6 +12,8 @@ export type ProcessHandle = {
   readonly kind: ProcessKind
   readonly clientId?: number
   describe(): ProcessDescription
+  /** What it has shown of its release so far, with no read (undefined before its handshake). */
+  shown(): Caps | undefined
   /**
    * What it has shown of its release, with `cap` decided (every capability without one). A
    * process that has not told yet (a vf before its first status, a padded reply not measured) is
@@ -36,16 +38,17 @@ export function processHandle(
     if (entry.connection.getSnapshot().status !== 'active') entry = registry.find(kind, clientId)
     return entry.connection
   }
-  const known = () => capsNow(connection())!
+  const shown = () => capsNow(connection())
   // `clientId` set after: a conditional spread between fields is V8's slow path (per request).
   const handle: { -readonly [K in keyof ProcessHandle]: ProcessHandle[K] } = {
     kind,
     describe: () => describe(connection()),
+    shown,
     async caps(cap) {
-      const caps = known()
+      const caps = shown()!
       if (caps.settled || (cap !== undefined && caps.has(cap))) return caps
       await askStatus(connection(), kind, options)
-      return known()
+      return shown()!
     },
     ask: (command) => ask(connection(), command, options),
   }

@@ -56,7 +56,7 @@ export async function readFor<S extends v.GenericSchema>(
   ports: (body: v.InferOutput<S>) => [PortUse, string][],
 ): Promise<v.InferOutput<S>> {
   const raw = await readRecord(c)
-  const caps = process.describe().caps
+  const caps = process.shown() // not describe(): a whole description per request
   const body = check(schemaFor(possible(caps)), raw)
   const needs = ports(body).flatMap(([use, port]) => portNeeds(use, port) ?? [])
   if (!caps || caps.settled || needs.length === 0) return body
