@@ -5,7 +5,7 @@ import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Learnt } from '../protocol/release.ts'
 import type { ProcessView } from '../state/process-view.ts'
 import type { CommandQueue } from './command-queue.ts'
-import type { CommandDone, DoneListeners } from './done-listeners.ts'
+import type { DoneListeners } from './done-listeners.ts'
 import type { ReplyDeadline } from './reply-deadline.ts'
 
 export type { CommandDone } from './done-listeners.ts'
@@ -32,8 +32,6 @@ export type Context = Input & {
   /** A padded reply's length measured before the handshake was decoded. */
   frameBytes?: number
   closeReason?: string
-  /** The command settled by the transition under way, for its listeners. */
-  settled?: CommandDone
   /** Told each settled command, in or out of a transition (see `takeReply`): onCommandDone(). */
   done: DoneListeners
 }

@@ -6,7 +6,7 @@ import type { Identity } from '../protocol/handshake.ts'
 import { eraLabel, firstLearnt, learn } from '../protocol/release.ts'
 import type { Result } from '../protocol/result.ts'
 import { emptyView } from '../state/process-view.ts'
-import { admit, settle, writeNext } from './command-flow.ts'
+import { admit, settleAndTell, writeNext } from './command-flow.ts'
 import type { Context, Input } from './connection-context.ts'
 import { refuse, type Job } from './job.ts'
 import { processLabel as label } from './label.ts'
@@ -48,20 +48,14 @@ export const connectionSetup = setup({
     stopDeadline: ({ context }) => context.deadline.stop(),
     sendNext: ({ context, self }) => writeNext(context, self.getSnapshot().children.link),
     /**
-     * Settles the command in flight with its reply (or why none came), changing the context in
-     * place (as `queue` is): an `assign` copied the context and its snapshot per command. The
-     * outcome waits in `settled` for `emitSettled`, later in the same transition.
+     * Settles the command in flight with its reply (or why none came) and tells the listeners,
+     * changing the context in place (as `queue` is): an `assign` copied the context and its
+     * snapshot per command.
      */
-    settle: ({ context }, reply: Result<Buffer>) => {
-      context.settled = settle(context, reply)
-    },
-    /** Tells the command just settled (after `settle`, on a reply to the command in flight). */
-    emitSettled: ({ context }) => context.done.tell(context.settled!),
-    /** Settles and tells what is in flight, if anything (a timeout, a close: not per command). */
-    settleAndEmit: ({ context }, reply: Result<Buffer>) => {
-      const done = settle(context, reply)
-      if (done) context.done.tell(done)
-    },
+    settleAndTell: ({ context }, reply: Result<Buffer>) => settleAndTell(context, reply),
+    /** The same, writing the next command first (a reply `takeReply` was not offered). */
+    settleNextAndTell: ({ context, self }, reply: Result<Buffer>) =>
+      settleAndTell(context, reply, { next: self.getSnapshot().children.link }),
     /** Fails every queued command without sending it. */
     failQueue: ({ context }, reply: { code: ErrorCode; message: string }) => {
       for (const job of context.queue.drain()) refuse(job, reply.message, reply.code)

@@ -99,7 +99,7 @@ export const processConnection = connectionSetup.createMachine({
     // sent while one is in flight goes into the queue without an event (see ask.ts), and the
     // reply to it is taken without one (takeReply, command-flow.ts), which writes the next; the
     // `link.frame` transitions below are for the rest (a reply with nothing in flight, to a
-    // command that closes) and do the same. Only a connection with nothing in flight is woken by
+    // command that closes, from a link that offers it to no one). Only a connection with nothing in flight is woken by
     // `command`. No transition here changes state: each event is one microstep.
     ready: {
       entry: 'sendNext', // what was queued while identifying, or behind a timed-out command
@@ -115,24 +115,22 @@ export const processConnection = connectionSetup.createMachine({
             guard: 'currentCloses',
             target: 'closed',
             actions: [
-              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
-              'emitSettled',
+              { type: 'settleAndTell', params: ({ event }) => ({ ok: true, value: event.frame }) },
               { type: 'setCloseReason', params: 'exited on request' },
             ],
           },
           {
-            actions: [
-              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
-              'sendNext',
-              'emitSettled',
-            ],
+            actions: {
+              type: 'settleNextAndTell',
+              params: ({ event }) => ({ ok: true, value: event.frame }),
+            },
           },
         ],
         replyTimeout: {
           target: 'discardingLateReply',
           actions: [
             {
-              type: 'settleAndEmit',
+              type: 'settleAndTell',
               params: ({ context }) =>
                 fail(`no reply within ${context.replyTimeoutMs} ms`, 'REPLY_TIMEOUT'),
             },
@@ -169,7 +167,7 @@ export const processConnection = connectionSetup.createMachine({
       type: 'final', // stops the link (destroying the socket) and completes the actor
       entry: [
         {
-          type: 'settleAndEmit',
+          type: 'settleAndTell',
           params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED'),
         },
         'handOver',
