@@ -1,11 +1,15 @@
 // The floor of a command in node: a bare node:http server that, per request, sends one command to a
 // simulated nfv and answers once its reply is in, with nothing else (no hono, no actor, no logs,
 // no metrics, no checks). Usage: command-server.js HTTP_PORT WIRE_PORT; the simulator's nfv
-// connects to WIRE_PORT as to a controller's secondary port.
+// connects to WIRE_PORT as to a controller's secondary port. A third argument, a state directory:
+// each PUT is remembered (lib/remember-change.ts) before its 204.
 import { createServer as createHttpServer } from 'node:http'
+import { changeRememberer } from './lib/remember-change.ts'
 import { acceptProcess, onFrames } from './lib/wire-side.ts'
 
-const [httpPort, wirePort] = process.argv.slice(2).map(Number)
+const [httpPort, wirePort] = process.argv.slice(2, 4).map(Number)
+const remember = changeRememberer(process.argv[4])
+const patch = { src: 'phy:0', dst: 'phy:1' }
 
 const socket = await acceptProcess(wirePort!)
 
@@ -32,7 +36,10 @@ createHttpServer((req, res) => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(reply.subarray(0, end))
       })
     } else if (req.method === 'PUT' && req.url === '/v1/nfvs/1/patches') {
-      void ask('patch phy:0 phy:1').then(() => res.writeHead(204).end())
+      const line = 'patch phy:0 phy:1'
+      void ask(line)
+        .then(() => remember?.(line, patch))
+        .then(() => res.writeHead(204).end())
     } else res.writeHead(404).end()
   })
 }).listen(httpPort, '127.0.0.1', () => process.stdout.write('listening\n'))

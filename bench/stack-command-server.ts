@@ -3,15 +3,18 @@
 // valibot schema, the command handed to one xstate actor that owns the wire connection and its
 // one-at-a-time queue (the design the owner chose: one actor per process), and nothing else: no
 // logs, metrics, events, auth, request ids or state directory. The actor takes its reply as its one
-// event per command, as the controller's does. Usage: stack-command-server.js HTTP_PORT WIRE_PORT.
+// event per command, as the controller's does. Usage: stack-command-server.js HTTP_PORT WIRE_PORT
+// [STATE_DIR]; with a state directory, each PUT is remembered (lib/remember-change.ts) before its 204.
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import * as v from 'valibot'
 import { createActor, setup } from 'xstate'
+import { changeRememberer } from './lib/remember-change.ts'
 import { acceptProcess, onFrames } from './lib/wire-side.ts'
 
-const [httpPort, wirePort] = process.argv.slice(2).map(Number)
+const [httpPort, wirePort] = process.argv.slice(2, 4).map(Number)
+const remember = changeRememberer(process.argv[4])
 // For measuring each layer's share: STACK_WITHOUT=xstate,valibot leaves those out.
 const without = new Set((process.env.STACK_WITHOUT ?? '').split(','))
 
@@ -76,7 +79,9 @@ app.put('/v1/nfvs/1/patches', async (c) => {
   const json = JSON.parse(await text(c.env.incoming)) as { src: string; dst: string }
   const body = without.has('valibot') ? { success: true, output: json } : v.safeParse(Patch, json)
   if (!body.success) return c.text('invalid body', 400)
-  await ask(`patch ${body.output.src} ${body.output.dst}`)
+  const line = `patch ${body.output.src} ${body.output.dst}`
+  await ask(line)
+  await remember?.(line, body.output)
   // @hono/node-server's fast path, as the controller's 204 takes it (hono types a 204 as bodiless)
   return c.body('', 204 as ContentfulStatusCode)
 })

@@ -3,7 +3,7 @@
 // so each is one process whose CPU time /proc shows (tsx would run the server in a child of its
 // own) and none pays for compiling TypeScript.
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -17,8 +17,13 @@ export type Baselines = { hono: Server; bare: Server; stop(): Promise<void> }
 
 const root = new URL('../../', import.meta.url).pathname
 
-/** Bundles bench servers into `dir` as NAME.mjs, as the controller is shipped: compiled, not tsx. */
+/**
+ * Bundles bench servers into `dir` as NAME.mjs, as the controller is shipped: compiled, not tsx.
+ * better-sqlite3 (a native addon) stays outside, found through a link to node_modules; the store's
+ * writer thread, if bundled, is named as the store looks for it (store-writer.js).
+ */
 export async function bundleServers(dir: string, entryPoints: Record<string, string>) {
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
   await build({
     absWorkingDir: root,
     entryPoints,
@@ -28,8 +33,11 @@ export async function bundleServers(dir: string, entryPoints: Record<string, str
     platform: 'node',
     format: 'esm',
     target: 'node20.19',
+    external: ['better-sqlite3'],
     logLevel: 'warning',
   })
+  if ('store-writer' in entryPoints)
+    renameSync(join(dir, 'store-writer.mjs'), join(dir, 'store-writer.js'))
 }
 
 /** Starts both, answering `responses` ("METHOD PATH" -> body, "" for 204). */

@@ -16,7 +16,16 @@ import { measure, medianOf, type Measured } from './measure.ts'
 import { rawRoundTrips } from './raw-roundtrip.ts'
 
 /** One case on the command server, the stack's command server and bare node:http. */
-export type FloorRow = { case: string; command: Measured; stack: Measured; bare: Measured }
+export type FloorRow = {
+  case: string
+  command: Measured
+  stack: Measured
+  /** The command server remembering each change (PUT only). */
+  commandDurable?: Measured
+  /** The stack's command server remembering each change (PUT only). */
+  durable?: Measured
+  bare: Measured
+}
 export type FloorResults = { rows: FloorRow[]; raw: Figures }
 
 const CASES: [Endpoint, number][] = [
@@ -39,11 +48,12 @@ export async function floorCase(
       command: 'bench/command-server.ts',
       stack: 'bench/stack-command-server.ts',
       bare: 'bench/bare-server.ts',
+      'store-writer': 'src/store/store-writer.js',
     })
     // Each forwarding server takes its own simulator's connection before it listens for HTTP.
-    const forwarding = async (name: string): Promise<Server> => {
+    const forwarding = async (name: string, ...more: string[]): Promise<Server> => {
       const [httpPort, wirePort] = [await freePort(), await freePort()]
-      const args = [`${httpPort}`, `${wirePort}`]
+      const args = [`${httpPort}`, `${wirePort}`, ...more]
       const server = await startChild(join(dir, `${name}.mjs`), args, /^wire ready/)
       children.push(server)
       const listening = new Promise<void>((resolve) =>
@@ -56,6 +66,8 @@ export async function floorCase(
     }
     const command = await forwarding('command')
     const stack = await forwarding('stack')
+    const commandDurable = await forwarding('command', join(dir, 'command-state'))
+    const durable = await forwarding('stack', join(dir, 'stack-state'))
     const status = await fetch(`${command.url}/v1/nfvs/1`).then((r) => r.text())
     const responses = { 'GET /v1/nfvs/1': status, 'PUT /v1/nfvs/1/patches': '' }
     writeFileSync(join(dir, 'responses.json'), JSON.stringify(responses))
@@ -71,6 +83,12 @@ export async function floorCase(
         for (const [name, server] of [
           ['command', command],
           ['stack', stack],
+          ...(endpoint.startsWith('PUT')
+            ? ([
+                ['commandDurable', commandDurable],
+                ['durable', durable],
+              ] as const)
+            : []),
           ['bare', bare],
         ] as const) {
           const figures = await measure(generator, server, ENDPOINTS[endpoint], c, seconds)
@@ -82,6 +100,11 @@ export async function floorCase(
       case: `${endpoint} x${c}`,
       command: medianOf(runs.get(`${endpoint} x${c}\ncommand`)!),
       stack: medianOf(runs.get(`${endpoint} x${c}\nstack`)!),
+      ...Object.fromEntries(
+        (['commandDurable', 'durable'] as const)
+          .filter((name) => runs.has(`${endpoint} x${c}\n${name}`))
+          .map((name) => [name, medianOf(runs.get(`${endpoint} x${c}\n${name}`)!)]),
+      ),
       bare: medianOf(runs.get(`${endpoint} x${c}\nbare`)!),
     }))
     for (const child of children.splice(0).reverse()) await stopChild(child)
@@ -100,20 +123,26 @@ export function floorReport({ rows, raw }: FloorResults): string {
     'The floor of a command on this machine: bare node:http sending one command per request and',
     "nothing else (bench/command-server.ts); the least the project's stack does for it, hono with a",
     'valibot check and one xstate actor owning the connection (bench/stack-command-server.ts); bare',
-    'node:http answering the same bytes with no command:',
+    'node:http answering the same bytes with no command; for PUT, both command servers also',
+    'remembering each change in a state directory as the controller does (the configuration and a',
+    "journal entry in the project's store, durable before the 204: the columns + state dir):",
     '',
-    "| case | command server req/s | CPU µs/req | stack's command server req/s | CPU µs/req | bare node:http req/s | CPU µs/req | a command at least, µs |",
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    "| case | command server req/s | CPU µs/req | + state dir req/s | CPU µs/req | stack's command server req/s | CPU µs/req | + state dir req/s | CPU µs/req | bare node:http req/s | CPU µs/req | a command at least, µs |",
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.case} | ${r.command.rps} | ${r.command.cpuUs} | ${r.stack.rps} | ${r.stack.cpuUs} | ` +
+        `| ${r.case} | ${r.command.rps} | ${r.command.cpuUs} | ` +
+        `${r.commandDurable?.rps ?? '-'} | ${r.commandDurable?.cpuUs ?? '-'} | ` +
+        `${r.stack.rps} | ${r.stack.cpuUs} | ${r.durable?.rps ?? '-'} | ${r.durable?.cpuUs ?? '-'} | ` +
         `${r.bare.rps} | ${r.bare.cpuUs} | ${Math.round(r.command.cpuUs! - r.bare.cpuUs!)} |`,
     ),
     '',
     `Raw nfv round trip: ${raw.rps}/s` +
       (put
-        ? `; PUT x64 reaches ${share(put.command.rps)} of it on the command server, ` +
-          `${share(put.stack.rps)} on the stack's.`
+        ? `; PUT x64 reaches ${share(put.command.rps)} of it on the command server ` +
+          `(${put.commandDurable ? share(put.commandDurable.rps) : '-'} with the state directory), ` +
+          `${share(put.stack.rps)} on the stack's ` +
+          `(${put.durable ? share(put.durable.rps) : '-'} with the state directory).`
         : '.'),
   ].join('\n')
 }
