@@ -1,4 +1,5 @@
-// The log line of a finished command: a change at info, a read at debug, a failure at warn.
+// The log line of a finished command: a change at info (or in its request's line), a read at
+// debug, a failure at warn.
 import type { Logger } from 'pino'
 import type { ProcessKind } from '../protocol/bodies.ts'
 import type { Effect } from '../protocol/effects.ts'
@@ -9,9 +10,10 @@ import { processLabel } from './label.ts'
 /**
  * Logs one finished command of a process (its level checked first: this runs per command). A
  * change is logged at info: the line sent is what the process was told to do, which no other line
- * says (the journal keeps it only with a state directory). A read that succeeded is logged at
- * debug: its request's `http request` line already says who asked, what, its status and time,
- * and a poll would otherwise log two lines a request. Any failure is logged at warn.
+ * says (the journal keeps it only with a state directory), unless its request keeps a list of its
+ * changes (`job.told`): then the line goes there, its request's `http request` line tells it, and
+ * its own line is debug. A read that succeeded is logged at debug: its request's line already says
+ * who asked, what, its status and time. Any failure is logged at warn.
  */
 export function logCommand(
   log: Logger,
@@ -19,7 +21,8 @@ export function logCommand(
   job: Job,
   result: Result<Effect>,
 ) {
-  const level = !result.ok ? 'warn' : job.read ? 'debug' : 'info'
+  if (result.ok && job.told) job.told.push(job.line)
+  const level = !result.ok ? 'warn' : job.read || job.told ? 'debug' : 'info'
   if (!log.isLevelEnabled(level)) return
   const fields = {
     req: job.requestId,

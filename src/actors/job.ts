@@ -26,6 +26,8 @@ export type Job = {
   readonly change: Change | undefined
   readonly queuedAt: number
   readonly requestId: string | undefined
+  /** For a change: its request's list of the changes it made (its log line tells them), if any. */
+  readonly told: string[] | undefined
   readonly waiters: Waiter[]
 }
 
@@ -33,7 +35,13 @@ export type Job = {
  * `signal` aborts when the client gives up; `left` says whether it has, checked only when needed
  * (cheaper per request than a signal and a listener).
  */
-export type JobOptions = { requestId?: string; signal?: AbortSignal; left?: () => boolean }
+export type JobOptions = {
+  requestId?: string
+  signal?: AbortSignal
+  left?: () => boolean
+  /** Where a change that succeeded is told: its request's own log line says it (see logCommand). */
+  told?: string[]
+}
 
 const failure = (outcome: Result<unknown> & { ok: false }) =>
   new ControllerError(outcome.code, outcome.message)
@@ -74,6 +82,7 @@ export function createJob<T>(command: Command<T>, options: JobOptions = {}) {
     change: command.read ? undefined : command.effect,
     queuedAt: performance.now(),
     requestId: options.requestId,
+    told: command.read ? undefined : options.told,
     waiters: [waiter],
   }
   return { job, promise }

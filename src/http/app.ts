@@ -70,8 +70,8 @@ export function createApp(options: AppOptions) {
     await next()
     const { status } = c.res
     metrics.observeHttp(c.req.method, c.get('route') ?? routeOf(c), status)
-    // A client that left (499) is its own business: debug, never a server problem.
-    const level = status === 499 ? 'debug' : status >= 500 ? 'warn' : 'info'
+    const told = c.get('told')
+    const level = requestLevel(c.req.method, status, told !== undefined && told.length > 0)
     if (log.isLevelEnabled(level)) {
       log[level](
         {
@@ -81,6 +81,7 @@ export function createApp(options: AppOptions) {
           status,
           ms: Math.round(performance.now() - started),
           who: describePrincipal(c.get('principal')),
+          ...(told?.length ? { commands: told } : {}),
         },
         'http request',
       )
@@ -161,4 +162,18 @@ function routeOf(c: Context): string {
       (label = path.endsWith('*') ? 'unmatched' : path.replaceAll(`{${CLIENT_ID_PATTERN}}`, '')),
     )
   return label
+}
+
+/**
+ * The level of a request's `http request` line. A read that succeeded is debug: dashboards,
+ * scrapers and agents poll, and a line per poll would bury the changes and refusals an operator
+ * reads the log for (its metrics still count it). A request that changed something is info, with
+ * the commands it made, even if its client left; a refusal is info; a server error warn; a client
+ * that left (499) is its own business: debug.
+ */
+export function requestLevel(method: string, status: number, changed: boolean) {
+  if (status >= 500) return 'warn'
+  if (changed) return 'info'
+  if (status === 499 || ((method === 'GET' || method === 'HEAD') && status < 400)) return 'debug'
+  return 'info'
 }

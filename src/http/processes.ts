@@ -22,6 +22,20 @@ function clientGone(c: Context): (() => boolean) | undefined {
   return () => outgoing.destroyed && !outgoing.writableFinished
 }
 
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The change commands this request made, for its log line (set once it addresses a process). */
+    told?: string[]
+  }
+}
+
+/** The request's list of the changes it made (its `http request` line tells them). */
+function toldOf(c: Context): string[] {
+  let told = c.get('told')
+  if (!told) c.set('told', (told = []))
+  return told
+}
+
 /** Finding processes on behalf of requests; with `memory`, their changes are remembered. */
 export function processesOf(registry: Registry, memory?: Memory) {
   return {
@@ -31,7 +45,7 @@ export function processesOf(registry: Registry, memory?: Memory) {
         kind,
         kind === 'primary' ? undefined : Number(c.req.param('client_id')),
       )
-      const options = { requestId: c.get('requestId'), left: clientGone(c) }
+      const options = { requestId: c.get('requestId'), left: clientGone(c), told: toldOf(c) }
       const handle = processHandle(registry, entry, options)
       return memory ? recording(c, handle, memory) : handle
     },

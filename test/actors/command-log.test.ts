@@ -37,4 +37,19 @@ test('at debug: a read that succeeded is logged too', () => {
   assert.equal(logged('debug')[1], [20, 'command done', 'r2', 'nfv 1', 'status', 'ok'])
 })
 
+test('a change whose request keeps a list goes there, its own line debug; a failed one stays warn', () => {
+  const { log, lines } = captureLogs('info')
+  const told: string[] = []
+  const patch = createJob(nfv.patch('ring:0', 'ring:1'), { requestId: 'r1', told }).job
+  logCommand(log, nfv1, patch, ok({ kind: 'patch.set', src: 'ring:0', dst: 'ring:1' }))
+  const reset = createJob(nfv.patch('ring:1', 'ring:2'), { requestId: 'r1', told }).job
+  logCommand(log, nfv1, reset, fail('no', 'COMMAND_REJECTED'))
+  logCommand(log, nfv1, createJob(nfv.status(), { requestId: 'r1', told }).job, done)
+  assert.equal(told, ['patch ring:0 ring:1'])
+  assert.equal(
+    lines.map((l) => [l.level, l.command]),
+    [[40, 'patch ring:1 ring:2']],
+  )
+})
+
 test.run()

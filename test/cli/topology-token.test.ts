@@ -77,7 +77,7 @@ test("no token: the controller's 401 text, exit 1; SPP_CTL_TOKEN reads; a read t
   ))
 
 test('--token-file wins over SPP_CTL_TOKEN, and apply sends it to the event stream too', async () => {
-  const { log, lines } = captureLogs()
+  const { log, lines } = captureLogs('debug') // the reads' request lines are debug
   await withHarness(
     [{ kind: 'nfv', clientId: 1 }],
     (h) =>

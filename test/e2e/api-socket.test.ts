@@ -38,7 +38,7 @@ test('a group is resolved by getent (name or number); an unknown name is an erro
 })
 
 test('the socket is mode 0660 with its group; on it a request needs no token and is local', async () => {
-  const { log, lines } = captureLogs()
+  const { log, lines } = captureLogs('debug') // a read's request line is debug
   const gid = resolveGroup('daemon')
   await withHarness(
     [{ kind: 'nfv', clientId: 1 }],
