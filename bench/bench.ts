@@ -12,7 +12,8 @@
 // bin/spp-ctl.js whose import names the copy's cli.js: a cli.js alone runs without the V8 flags
 // the installed command sets, which moved its CPU per request by tens of µs); `nodeflags` runs this build
 // with and without node's `--node-flags` (and VAR=value environment), with each one's peak RSS; `floor` measures a command's
-// floor in node here (bench/command-server.ts beside bare node:http). Writes
+// floor in node here (bench/command-server.ts beside bare node:http; for PUT, also remembering each
+// change in a state directory). Writes
 // bench-results/bench-*.json (and profiles).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
