@@ -34,9 +34,6 @@ await build({
   splitting: true,
   chunkNames: '[name]-[hash]',
 })
-// The store's writer thread is started from its own file, found next to the bundle: one file of
-// its own, sharing no chunk, so that the thread loads nothing of the controller's.
-await build({ ...common, entryPoints: { 'store-writer': 'src/store/store-writer.js' } })
 // esbuild escapes what is not ASCII in strings, but not in the comments it keeps (a `§`, an xstate
 // `’`): one such character makes V8 hold a whole chunk's source as a two-byte string, twice its
 // size of heap for as long as the controller runs. Escaped there too, it is a one-byte string.

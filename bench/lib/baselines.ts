@@ -3,7 +3,7 @@
 // so each is one process whose CPU time /proc shows (tsx would run the server in a child of its
 // own) and none pays for compiling TypeScript.
 import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { build } from 'esbuild'
@@ -19,8 +19,7 @@ const root = new URL('../../', import.meta.url).pathname
 
 /**
  * Bundles bench servers into `dir` as NAME.mjs, as the controller is shipped: compiled, not tsx.
- * better-sqlite3 (a native addon) stays outside, found through a link to node_modules; the store's
- * writer thread, if bundled, is named as the store looks for it (store-writer.js).
+ * better-sqlite3 (a native addon) stays outside, found through a link to node_modules.
  */
 export async function bundleServers(dir: string, entryPoints: Record<string, string>) {
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'))
@@ -36,8 +35,6 @@ export async function bundleServers(dir: string, entryPoints: Record<string, str
     external: ['better-sqlite3'],
     logLevel: 'warning',
   })
-  if ('store-writer' in entryPoints)
-    renameSync(join(dir, 'store-writer.mjs'), join(dir, 'store-writer.js'))
 }
 
 /** Starts both, answering `responses` ("METHOD PATH" -> body, "" for 204). */

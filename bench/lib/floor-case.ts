@@ -48,7 +48,6 @@ export async function floorCase(
       command: 'bench/command-server.ts',
       stack: 'bench/stack-command-server.ts',
       bare: 'bench/bare-server.ts',
-      'store-writer': 'src/store/store-writer.js',
     })
     // Each forwarding server takes its own simulator's connection before it listens for HTTP.
     const forwarding = async (name: string, ...more: string[]): Promise<Server> => {

@@ -1,5 +1,5 @@
 // For the floor servers: a change remembered as the controller's state directory remembers it, in
-// the project's store (SQLite, WAL, synchronous=FULL, its writer thread's group commit): the
+// the project's store (SQLite, WAL, its group commit with the log's fdatasync off the loop): the
 // process's configuration and a journal entry queued together, resolved once both are durable.
 import { openStore } from '../../src/store/store.ts'
 

@@ -86,7 +86,7 @@ export function httpReport(r: HttpResults): string {
     'skipped' in r.state
       ? `The state directory on vs --state-dir none: skipped (${r.state.skipped}).`
       : `The state directory on vs --state-dir none, two more controllers taking turns ` +
-        `(the writer thread starts at the first PUT):\n\n${variantTable(r.state.rows)}\n\n` +
+        `(each commit's fsync off the event loop):\n\n${variantTable(r.state.rows)}\n\n` +
         `Peak RSS over these cases: ${Object.entries(r.state.peakRssMiB)
           .map(([name, mib]) => `${name} ${mib.toFixed(1)} MiB`)
           .join(', ')}.`,

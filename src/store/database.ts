@@ -1,4 +1,4 @@
-// The state database's main connection: WAL, synchronous=FULL, migrated to the latest schema.
+// The state database's connection: WAL, migrated to the latest schema (synchronous=FULL).
 import type Database from 'better-sqlite3'
 import { migrate } from './schema.ts'
 import { sqlite } from './sqlite.ts'
@@ -12,7 +12,7 @@ export function openDatabase(file: string): Database.Database {
   let db: Database.Database | undefined
   try {
     db = new (sqlite())(file, { timeout: 5000 })
-    // WAL: the writer thread commits while this connection reads; a commit is one fsync of the log.
+    // WAL: a commit appends to the log, and is made durable by one fsync of the log (GroupCommit's).
     if (db.pragma('journal_mode = WAL', { simple: true }) !== 'wal')
       throw new Error('the file system does not support write-ahead logging')
     db.pragma('synchronous = FULL')

@@ -1,5 +1,6 @@
 // What one host remembers, in its state directory: each process's configuration, the change
-// journal and a few values, in one SQLite database (WAL, synchronous=FULL) that one controller holds.
+// journal and a few values, in one SQLite database (WAL, each commit's log fsynced) that one
+// controller holds.
 import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import { DATABASE_FILE, openDatabase } from './database.ts'
@@ -11,7 +12,6 @@ import { RememberedConfigs } from './remembered.ts'
 import type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
 import { ensureStateDir } from './state-dir.ts'
 import { StoreError } from './store-error.ts'
-import { prepareWrites } from './writes.js'
 
 export { DATABASE_FILE } from './database.ts'
 export type { CommitStats } from './group-commit.ts'
@@ -78,10 +78,10 @@ export class Store {
     this.#meta = new Map(rows)
     this.#revision = Number(this.#meta.get(REVISION) ?? 0)
     this.#journal = new JournalReader(db)
-    this.#commit = new GroupCommit(db.name, onPrune)
+    this.#commit = new GroupCommit(db, onPrune)
     if (journalKeepMs === Infinity) return
-    // At open, before anyone waits on a commit, the main thread prunes by itself.
-    const removed = prepareWrites(db)([{ op: 'prune', before: Date.now() - journalKeepMs }])
+    // At open, before anyone waits on a commit, a prune of its own (redone if a crash loses it).
+    const removed = this.#commit.now([{ op: 'prune', before: Date.now() - journalKeepMs }])
     if (removed > 0) onPrune(removed)
     this.#pruneTimer = setInterval(
       () => {
@@ -164,12 +164,12 @@ export class Store {
     return this.#commit.sync()
   }
 
-  /** Commit and writer-thread counters. */
+  /** Commit counters. */
   stats(): CommitStats {
     return this.#commit.stats()
   }
 
-  /** Commits what is queued, stops the writer thread, closes the database, releases the lock. */
+  /** Commits what is queued, closes the database, releases the lock. */
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true

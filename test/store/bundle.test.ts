@@ -1,13 +1,12 @@
-// The store as the controller runs it in production: bundled, with plain node, the writer thread
-// started from dist/store-writer.js next to the bundle, better-sqlite3 from node_modules.
+// The store as the controller runs it in production: bundled, with plain node, better-sqlite3 (a
+// native addon, outside the bundle) from node_modules.
 import { execFile } from 'node:child_process'
-import { cpSync, symlinkSync } from 'node:fs'
+import { symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { buildDist } from '../helpers/build.ts'
 import { withTempDir } from './temp-dir.ts'
 
 const root = new URL('../..', import.meta.url).pathname
@@ -23,9 +22,7 @@ console.log(JSON.stringify({ ...store.stats(), remembered: store.remembered() })
 await store.close()
 `
 
-test.before(buildDist)
-
-test('a bundled store starts its writer thread from next to the bundle and commits', () =>
+test('a bundled store loads better-sqlite3 from node_modules and commits', () =>
   withTempDir(async (dir) => {
     await build({
       stdin: { contents: PROBE, resolveDir: root, loader: 'ts', sourcefile: 'probe.ts' },
@@ -37,7 +34,6 @@ test('a bundled store starts its writer thread from next to the bundle and commi
       external: ['better-sqlite3'],
       logLevel: 'warning',
     })
-    cpSync(join(root, 'dist/store-writer.js'), join(dir, 'store-writer.js'))
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules')) // as npm installs it
     const { stdout } = await run(process.execPath, [join(dir, 'probe.js'), join(dir, 'state')], {
       env: { PATH: process.env.PATH }, // no NODE_OPTIONS: nothing like tsx is preloaded
@@ -45,7 +41,6 @@ test('a bundled store starts its writer thread from next to the bundle and commi
     assert.equal(JSON.parse(stdout), {
       commits: 1,
       writes: 2,
-      writer: true,
       remembered: { nfvs: {}, vfs: { '2': { components: [] } }, mirrors: {} },
     })
   }))

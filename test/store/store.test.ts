@@ -1,5 +1,5 @@
 // The store: what is put is remembered across a reopen, commits group writes, sync() means durable.
-import { writeFileSync } from 'node:fs'
+import fs, { realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setImmediate as turn } from 'node:timers/promises'
 import Database from 'better-sqlite3'
@@ -52,12 +52,11 @@ const rejection = async (promise: Promise<unknown>) => {
   assert.unreachable('expected a rejection')
 }
 
-test('a new store remembers nothing, and opening it starts no writer thread', () =>
+test('a new store remembers nothing', () =>
   withStore(async (store) => {
     assert.equal(store.remembered(), { nfvs: {}, vfs: {}, mirrors: {} })
     assert.is(store.revision(), 0)
     assert.is(await store.journalQuery({ limit: 10 }).then((entries) => entries.length), 0)
-    assert.is(store.stats().writer, false)
   }))
 
 test('what was put is remembered after a reopen, every section, the primary without a client id', () =>
@@ -69,7 +68,6 @@ test('what was put is remembered after a reopen, every section, the primary with
     store.put({ section: 'primary' }, { ports: ['phy:0'] })
     store.put({ section: 'nfvs', clientId: 10 }, { status: 'Idle' })
     await store.sync()
-    assert.is(store.stats().writer, true)
     await store.close()
     const reopened = openStore(dir)
     try {
@@ -171,10 +169,73 @@ test('the writes of one turn are one commit, and concurrent writers share commit
     assert.is(Object.keys(committed(store.dir)).length, 64)
   }))
 
+test('a lone writer never waits for company; a commit waits for as many writers as the last', () =>
+  withStore(async (store, dir) => {
+    // The store delays a commit with a timer only to gather writers: count the timers it sets, and
+    // let none of them fire, so that only enough writers can start the delayed commit.
+    const setTimer = globalThis.setTimeout
+    const delayed: [() => void, NodeJS.Timeout][] = []
+    let timers = 0
+    globalThis.setTimeout = ((callback: () => void) => {
+      timers++
+      const timer = setTimer(callback, 600_000)
+      delayed.push([callback, timer])
+      return timer
+    }) as typeof setTimeout
+    const fdatasync = fs.fdatasync
+    const held: (() => void)[] = []
+    const releaseAll = () => held.splice(0).forEach((release) => release())
+    const syncs = async (count: number) => {
+      for (let turns = 0; held.length < count && turns < 100; turns++) await turn()
+      return held.length
+    }
+    let passed = false
+    const put = (id: number) => {
+      store.put({ section: 'vfs', clientId: id }, { components: [], id })
+      return store.sync()
+    }
+    try {
+      for (let round = 0; round < 20; round++) {
+        store.put({ section: 'nfvs', clientId: 1 }, { status: 'Idle', round })
+        await store.sync()
+      }
+      assert.is(timers, 0, 'a lone writer waited')
+      fs.fdatasync = ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+        held.push(() => fdatasync(fd, done))
+      }) as typeof fs.fdatasync
+      const first = [put(1), put(2)] // two writers share a commit
+      assert.is(await syncs(1), 1)
+      const third = put(3) // written during that commit's sync
+      releaseAll()
+      await Promise.all(first)
+      assert.is(await syncs(1), 0, 'one writer did not wait for a second')
+      assert.is(timers, 1)
+      const fourth = put(4) // the second: the commit goes
+      assert.is(await syncs(1), 1, 'the second writer did not start the commit')
+      releaseAll()
+      await Promise.all([third, fourth])
+      assert.equal(Object.keys(committed(dir)).sort(), [
+        'nfvs/1',
+        'vfs/1',
+        'vfs/2',
+        'vfs/3',
+        'vfs/4',
+      ])
+      passed = true
+    } finally {
+      // After a failed assertion, the commit that waits is let go, so that the store can close.
+      for (const [callback, timer] of delayed) if (!passed && timer.hasRef()) callback()
+      for (const [, timer] of delayed) clearTimeout(timer)
+      releaseAll()
+      fs.fdatasync = fdatasync
+      globalThis.setTimeout = setTimer
+    }
+  }))
+
 test('sync() resolves once its writes are committed, in order, also during a commit', () =>
   withStore(async (store) => {
     // What another connection sees of the database when each sync() resolves: at least its own
-    // writes (the writer thread may already be committing the next batch as the first resolves).
+    // writes (the next batch may already be committed as the first resolves).
     const seen: [string, string[]][] = []
     const look = (who: string) => () => seen.push([who, Object.keys(committed(store.dir))])
     store.put({ section: 'nfvs', clientId: 1 }, NFV)
@@ -191,6 +252,37 @@ test('sync() resolves once its writes are committed, in order, also during a com
     assert.equal(seen[1]![1].sort(), ['nfvs/1', 'nfvs/2'])
     assert.is(store.stats().commits, 2)
     await store.sync() // nothing queued: resolves
+  }))
+
+test('sync() resolves only once an fdatasync of the write-ahead log has returned', () =>
+  withStore(async (store, dir) => {
+    // The store syncs through the fs object, so the test holds each sync until it lets it go.
+    const fdatasync = fs.fdatasync
+    const held: { file: string; release: () => void }[] = []
+    fs.fdatasync = ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+      const file = fs.readlinkSync(`/proc/self/fd/${fd}`)
+      held.push({ file, release: () => fdatasync(fd, done) })
+    }) as typeof fs.fdatasync
+    const releaseAll = () => held.splice(0).forEach(({ release }) => release())
+    try {
+      store.put({ section: 'nfvs', clientId: 1 }, NFV)
+      let durable = false
+      const synced = store.sync().then(() => (durable = true))
+      for (let turns = 0; held.length === 0 && turns < 100; turns++) await turn()
+      assert.equal(
+        held.map(({ file }) => file),
+        [`${realpathSync(join(dir, DATABASE_FILE))}-wal`],
+      )
+      assert.ok('nfvs/1' in committed(dir), 'committed before its sync')
+      for (let turns = 0; turns < 10; turns++) await turn()
+      assert.is(durable, false, 'acknowledged before the log was synced')
+      releaseAll()
+      await synced
+      assert.is(store.stats().commits, 1)
+    } finally {
+      releaseAll() // so that the store can close when an assertion failed
+      fs.fdatasync = fdatasync
+    }
   }))
 
 test('a failed commit rejects sync(), keeps the writes, and the next commit saves them', () =>

@@ -1,19 +1,15 @@
-// @ts-check
-// Applies a batch of writes as one transaction. Plain JavaScript because it also runs in the writer
-// thread, which node 20 cannot start from a .ts file under tsx (tests) or the bundle (dist/).
-
-/** @typedef {import('./batch.ts').Write} Write */
+// Applies a batch of writes as one transaction.
+import type Database from 'better-sqlite3'
+import type { Write } from './batch.ts'
 
 /**
  * Opens the statements the writes need on `db` and returns the function that commits a batch of
  * them as one transaction; it answers how many journal entries the batch's prunes removed.
- * @param {import('better-sqlite3').Database} db
- * @returns {(writes: Write[]) => number}
  */
-export function prepareWrites(db) {
-  // Settings of the connection, not of the file. FULL: each commit fsyncs the write-ahead log, so
-  // a commit that returned survives a power cut; WAL's default (NORMAL) may lose the last ones.
-  db.pragma('synchronous = FULL')
+export function prepareWrites(db: Database.Database): (writes: Write[]) => number {
+  // A setting of the connection, not of the file. NORMAL: a commit does not fsync the write-ahead
+  // log; GroupCommit does, after the commit and off the event loop, before anyone hears of it.
+  db.pragma('synchronous = NORMAL')
   // The journal's processes go when their entry goes (ON DELETE CASCADE), if this is on.
   db.pragma('foreign_keys = ON')
   const putConfig = db.prepare(
@@ -32,8 +28,7 @@ export function prepareWrites(db) {
   const touched = db.prepare('INSERT INTO journal_process (process, time, entry) VALUES (?, ?, ?)')
   const prune = db.prepare('DELETE FROM journal WHERE time < ?')
 
-  /** @param {Write} write */
-  const apply = (write) => {
+  const apply = (write: Write): number => {
     switch (write.op) {
       case 'config':
         if (write.config === null) forgetConfig.run(write.section, write.clientId)
@@ -53,7 +48,7 @@ export function prepareWrites(db) {
         return prune.run(write.before).changes
     }
   }
-  return db.transaction((/** @type {Write[]} */ writes) => {
+  return db.transaction((writes: Write[]) => {
     let pruned = 0
     for (const write of writes) pruned += apply(write)
     return pruned
