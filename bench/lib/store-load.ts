@@ -136,7 +136,7 @@ const fsync = fsyncMicros()
 const rssBefore = rss()
 const target = values.design === 'full' ? fullTarget() : storeTarget()
 const rssOpen = rss()
-target.change(0, -1) // the first write: starts the writer thread, if there is one
+target.change(0, -1) // the first write: opens the log's descriptor
 await target.sync()
 await new Promise((resolve) => setTimeout(resolve, 500))
 const rssFirstWrite = rss()

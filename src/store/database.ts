@@ -1,4 +1,5 @@
-// The state database's connection: WAL, migrated to the latest schema (synchronous=FULL).
+// The state database's connection: WAL, migrated to the latest schema (the migrations with
+// synchronous=FULL; the group commit then commits with NORMAL and syncs the log itself).
 import type Database from 'better-sqlite3'
 import { migrate } from './schema.ts'
 import { sqlite } from './sqlite.ts'

@@ -15,7 +15,7 @@ import { prepareWrites } from './writes.ts'
  * How long a commit may wait for company: when writes came in during the last sync but fewer
  * writers than that commit released, the next waits (up to this) for as many, so that many
  * concurrent writers share each commit's CPU. A lone writer never waits. PUT x64 with a state
- * directory on two cores: none 3380-3446/s, 2 ms 4471-4678, 4 ms 4780, 8 ms 5678; at 16
+ * directory on two cores: none 3379-3446/s, 2 ms 4471-4678, 4 ms 4780-5372, 8 ms 5678; at 16
  * connections 4 ms beat 8 (docs/remember.md).
  */
 const COMPANY_WAIT_MS = 4
