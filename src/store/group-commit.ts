@@ -118,8 +118,9 @@ export class GroupCommit {
     const upTo = this.#durable + writes.length
     let pruned: number
     try {
-      pruned = this.#commit(writes) // rolled back if it throws
+      // Opened first: a commit made is never tried again. The connection has read, so it exists.
       this.#log ??= fs.openSync(`${this.#db.name}-wal`, 'r')
+      pruned = this.#commit(writes) // rolled back if it throws
     } catch (error) {
       // The writes stay queued, in order, since the remembered configuration in memory includes
       // them: the next commit tries them again. Only those who waited for them hear of the failure.
