@@ -4,7 +4,8 @@
 // cache; no fsync inside), then an fdatasync of the write-ahead log runs on libuv's thread pool,
 // and a write counts as durable only when that returns: the durability of synchronous=FULL, which
 // is NORMAL plus this one sync of the log after each commit, and the event loop never waits on it.
-// The checkpoints NORMAL makes (after 1000 pages of log) sync the log and the database in place.
+// The checkpoints SQLite makes after 1000 pages of log do run on the main thread, syncs included
+// (about 0.8 ms every 50 or so commits here; docs/remember.md).
 import fs from 'node:fs' // as an object, so that a test can watch fs.fdatasync
 import type Database from 'better-sqlite3'
 import type { Write } from './batch.ts'
@@ -14,9 +15,10 @@ import { prepareWrites } from './writes.ts'
 /**
  * How long a commit may wait for company: when writes came in during the last sync but fewer
  * writers than that commit released, the next waits (up to this) for as many, so that many
- * concurrent writers share each commit's CPU. A lone writer never waits. PUT x64 with a state
+ * concurrent writers share each commit's CPU. PUT x64 with a state
  * directory on two cores: none 3379-3446/s, 2 ms 4471-4678, 4 ms 4780-5372, 8 ms 5678; at 16
- * connections 4 ms beat 8 (docs/remember.md).
+ * connections 4 ms beat 8 (docs/remember.md). A writer alone since the last commit never waits,
+ * but one that comes during the sync of a commit shared by several waits for the others.
  */
 const COMPANY_WAIT_MS = 4
 type Waiter = { upTo: number; resolve: () => void; reject: (error: Error) => void }
@@ -42,6 +44,10 @@ export class GroupCommit {
   #delayed: NodeJS.Timeout | undefined // the next commit, waiting for company
   #company = 0 // how many waited for the last commit
   #commits = 0
+  // Set when an fdatasync of the log failed. Linux reports a failed writeback once and marks its
+  // pages clean, so a later fdatasync that succeeds does not mean the earlier frames are on the
+  // disk: nothing is acknowledged as durable any more, until the controller is restarted.
+  #broken: StoreError | undefined
 
   constructor(db: Database.Database, onCommitted: (pruned: number) => void) {
     this.#db = db
@@ -59,6 +65,7 @@ export class GroupCommit {
   /** Resolves once every write queued before the call is durable; rejects if its commit failed. */
   sync(): Promise<void> {
     if (this.#durable >= this.#queued) return Promise.resolve()
+    if (this.#broken) return Promise.reject(this.#broken)
     return new Promise((resolve, reject) => {
       this.#waiters.push({ upTo: this.#queued, resolve, reject })
       if (this.#delayed !== undefined && this.#waiters.length >= this.#company) this.#hurry()
@@ -87,7 +94,7 @@ export class GroupCommit {
 
   // One commit per turn at most: the writes of this turn's callbacks go together.
   #schedule(): void {
-    if (this.#scheduled || this.#syncing) return
+    if (this.#scheduled || this.#syncing || this.#broken) return
     this.#scheduled = true
     setImmediate(() => {
       this.#scheduled = false
@@ -96,7 +103,7 @@ export class GroupCommit {
   }
 
   #delay(): void {
-    if (this.#scheduled || this.#syncing) return
+    if (this.#scheduled || this.#syncing || this.#broken) return
     this.#scheduled = true
     this.#delayed = setTimeout(() => {
       this.#delayed = undefined
@@ -118,8 +125,9 @@ export class GroupCommit {
     const upTo = this.#durable + writes.length
     let pruned: number
     try {
-      // Opened first: a commit made is never tried again. The connection has read, so it exists.
-      this.#log ??= fs.openSync(`${this.#db.name}-wal`, 'r')
+      // Opened first: a commit made is never tried again. The connection has read, so it exists,
+      // beside the file a symbolic link names, as SQLite resolves the database's name.
+      this.#log ??= fs.openSync(`${fs.realpathSync(this.#db.name)}-wal`, 'r+')
       pruned = this.#commit(writes) // rolled back if it throws
     } catch (error) {
       // The writes stay queued, in order, since the remembered configuration in memory includes
@@ -131,21 +139,29 @@ export class GroupCommit {
     this.#syncing = true
     fs.fdatasync(this.#log, (error) => {
       this.#syncing = false
-      // Committed but perhaps not on the disk: not tried again (it is in the database), and its
-      // waiters hear of it. Later commits sync the log again, with theirs.
-      this.#durable = upTo
-      this.#commits++
-      this.#company = this.#release(upTo, error ? this.#failure(error) : undefined)
-      if (pruned > 0) this.#onCommitted(pruned)
-      if (this.#pending.length === 0 || (this.#waiters.length === 0 && error)) return
-      if (this.#waiters.length < this.#company) this.#delay()
-      else this.#schedule()
+      if (error) {
+        // Committed, but perhaps never on the disk: its waiters and every later one hear of it.
+        this.#broken = this.#failure(
+          error,
+          'the log could not be synced, so no change is saved until the controller restarts',
+        )
+        this.#release(Infinity, this.#broken)
+      } else {
+        this.#durable = upTo
+        this.#commits++
+        this.#company = this.#release(upTo)
+        if (this.#pending.length > 0)
+          if (this.#waiters.length < this.#company) this.#delay()
+          else this.#schedule()
+      }
+      if (pruned > 0) this.#onCommitted(pruned) // in the database either way
     })
   }
 
-  #failure(error: unknown): StoreError {
+  #failure(error: unknown, then?: string): StoreError {
     const message = (error as Error).message
-    return new StoreError('COMMIT_FAILED', `cannot save to ${this.#db.name}: ${message}`)
+    const text = `cannot save to ${this.#db.name}: ${message}${then ? `; ${then}` : ''}`
+    return new StoreError('COMMIT_FAILED', text, { cause: error })
   }
 
   #release(upTo: number, error?: Error): number {

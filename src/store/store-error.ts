@@ -4,7 +4,7 @@ export type StoreErrorCode =
   | 'STATE_DIR_LOCKED' // another controller holds the state directory
   | 'STATE_DIR_UNUSABLE' // the directory or its database cannot be opened, created or read
   | 'SCHEMA_TOO_NEW' // the database was written by a newer controller
-  | 'COMMIT_FAILED' // a group commit failed; its writes stay queued and are tried again
+  | 'COMMIT_FAILED' // a commit failed (its writes stay queued), or a sync of the log (for good)
   | 'STORE_CLOSED'
 
 /** A failure of the state directory's store, with a message fit to print as one line. */

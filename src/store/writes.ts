@@ -10,6 +10,9 @@ export function prepareWrites(db: Database.Database): (writes: Write[]) => numbe
   // A setting of the connection, not of the file. NORMAL: a commit does not fsync the write-ahead
   // log; GroupCommit does, after the commit and off the event loop, before anyone hears of it.
   db.pragma('synchronous = NORMAL')
+  // A commit runs on the main thread: it never sleeps there for another connection's lock (an
+  // operator's sqlite3, say). It fails at once (SQLITE_BUSY), and its writes are tried again.
+  db.pragma('busy_timeout = 0')
   // The journal's processes go when their entry goes (ON DELETE CASCADE), if this is on.
   db.pragma('foreign_keys = ON')
   const putConfig = db.prepare(

@@ -1,5 +1,8 @@
 // The store: what is put is remembered across a reopen, commits group writes, sync() means durable.
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import fs, { realpathSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { setImmediate as turn } from 'node:timers/promises'
 import Database from 'better-sqlite3'
@@ -305,6 +308,124 @@ test('a failed commit rejects sync(), keeps the writes, and the next commit save
     } finally {
       other.close()
     }
+  }))
+
+test('a failed fdatasync of the log fails its writers and every later one, for good', () =>
+  withStore(async (store) => {
+    store.put({ section: 'nfvs', clientId: 1 }, NFV)
+    await store.sync()
+    // Linux reports a failed writeback once, then calls the pages clean: after an EIO, a sync that
+    // succeeds proves nothing of the frames before it, so nothing more may count as durable.
+    const fdatasync = fs.fdatasync
+    fs.fdatasync = ((_fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+      const error: NodeJS.ErrnoException = new Error('EIO: i/o error, fdatasync')
+      error.code = 'EIO'
+      setImmediate(() => done(error))
+    }) as typeof fs.fdatasync
+    let failed: unknown
+    try {
+      store.put({ section: 'vfs', clientId: 2 }, VF)
+      failed = await rejection(store.sync())
+    } finally {
+      fs.fdatasync = fdatasync
+    }
+    assert.is((failed as StoreError).code, 'COMMIT_FAILED')
+    assert.match((failed as StoreError).message, /EIO.*until the controller restarts/)
+    store.put({ section: 'vfs', clientId: 3 }, VF)
+    const later = await rejection(store.sync())
+    assert.is((later as StoreError).code, 'COMMIT_FAILED', 'a later change acknowledged')
+    assert.is(store.stats().commits, 1)
+  }))
+
+test('the log synced is the one beside the database a symbolic link names', () =>
+  withTempDir(async (elsewhere) => {
+    await openStore(elsewhere).close()
+    await withTempDir(async (dir) => {
+      fs.symlinkSync(join(elsewhere, DATABASE_FILE), join(dir, DATABASE_FILE))
+      fs.writeFileSync(join(dir, `${DATABASE_FILE}-wal`), '') // a stale log beside the link
+      const store = openStore(dir)
+      const fdatasync = fs.fdatasync
+      const synced: string[] = []
+      fs.fdatasync = ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+        synced.push(fs.readlinkSync(`/proc/self/fd/${fd}`))
+        fdatasync(fd, done)
+      }) as typeof fs.fdatasync
+      try {
+        store.put({ section: 'nfvs', clientId: 1 }, NFV)
+        await store.sync()
+      } finally {
+        fs.fdatasync = fdatasync
+        await store.close()
+      }
+      assert.equal(synced, [`${realpathSync(join(elsewhere, DATABASE_FILE))}-wal`])
+      assert.equal(committed(elsewhere), { 'nfvs/1': NFV })
+    })
+  }))
+
+test('when the log cannot be opened, nothing is committed, and the next commit saves it once', () =>
+  withStore(async (store, dir) => {
+    const openSync = fs.openSync
+    fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+      if (String(path).endsWith('-wal')) throw new Error('EMFILE: too many open files (test)')
+      return (openSync as (...args: unknown[]) => number)(path, ...rest)
+    })
+    let error: unknown
+    try {
+      store.journal({
+        time: 1,
+        by: 'alice',
+        requestId: 'req-1',
+        method: 'PUT',
+        path: '/v1/vfs/2',
+        commands: [{ line: 'cmd', outcome: 'ok' }],
+        status: 204,
+        processes: ['vf:2'],
+      })
+      error = await rejection(store.sync())
+    } finally {
+      fs.openSync = openSync
+    }
+    assert.match((error as StoreError).message, /EMFILE/)
+    const rows = () => {
+      const db = new Database(join(dir, DATABASE_FILE), { readonly: true })
+      try {
+        return (db.prepare('SELECT count(*) AS n FROM journal').get() as { n: number }).n
+      } finally {
+        db.close()
+      }
+    }
+    assert.is(rows(), 0, 'committed although its log could not be synced')
+    await store.sync()
+    assert.is(rows(), 1)
+  }))
+
+test("a commit does not wait on the main thread for another connection's lock", () =>
+  withStore(async (store, dir) => {
+    // Another process holds the write lock for a second. With a busy timeout, the commit would
+    // sleep on the main thread until the lock is free, then succeed: it must fail at once instead.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require(process.argv[1]))(process.argv[2])
+         db.exec('BEGIN IMMEDIATE'); process.stdout.write('locked\\n')
+         setTimeout(() => db.exec('COMMIT'), 1000)`,
+        createRequire(import.meta.url).resolve('better-sqlite3'),
+        join(dir, DATABASE_FILE),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    try {
+      await once(holder.stdout, 'data')
+      store.put({ section: 'vfs', clientId: 2 }, VF)
+      const error = await rejection(store.sync())
+      assert.is((error as StoreError).code, 'COMMIT_FAILED')
+      assert.match((error as StoreError).message, /locked|busy/)
+    } finally {
+      if (holder.exitCode === null) await once(holder, 'exit')
+    }
+    await store.sync()
+    assert.equal(committed(dir), { 'vfs/2': VF })
   }))
 
 test('close() commits what is queued; a closed store refuses writes and rejects sync()', () =>
