@@ -11,6 +11,7 @@ import { measure, medianOf, type Measured } from './measure.ts'
 import { rawRoundTrips } from './raw-roundtrip.ts'
 import type { HttpResults } from './report.ts'
 import { startRig } from './rig.ts'
+import { measureIdleFloor } from './idle-floor.ts'
 import { measureStartup } from './startup.ts'
 import { compareFlags, controllerHas } from './variants.ts'
 
@@ -29,6 +30,7 @@ export async function httpCase(
     compiled: await measureStartup('compiled', quick ? 3 : 7),
     ...(stateDir ? { stateDir: await measureStartup('compiled', quick ? 3 : 7, stateDir) } : {}),
     ...(quick ? {} : { tsx: await measureStartup('tsx', 3) }),
+    floor: await measureIdleFloor(quick ? 3 : 5),
   }
   if (stateDir) rmSync(stateDir, { recursive: true, force: true })
   const { listeningMs, idleRssMiB } = startup.compiled

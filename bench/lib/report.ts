@@ -2,6 +2,7 @@
 // with req/s, latency and the CPU each request cost the server, then the targets.
 import type { Figures } from './load.ts'
 import type { Measured } from './measure.ts'
+import type { IdleFloor } from './idle-floor.ts'
 import type { Startup } from './startup.ts'
 import { earlierTargets, rowOf, targets, targetTable } from './targets.ts'
 import { variantTable, type VariantRow } from './variants.ts'
@@ -17,7 +18,7 @@ export type Row = {
 /** Everything the HTTP part of a run measured. */
 export type HttpResults = {
   /** Start-up with --state-dir none (`compiled`), with the state directory on, and through tsx. */
-  startup: { compiled: Startup; stateDir?: Startup; tsx?: Startup }
+  startup: { compiled: Startup; stateDir?: Startup; tsx?: Startup; floor?: IdleFloor }
   rows: Row[]
   raw: Figures
   /** Peak RSS of the controller after the cases above, and after the whole bench. */
@@ -45,7 +46,7 @@ const table = (rows: Row[], connections: number) => [
 
 /** The markdown of the HTTP part. */
 export function httpReport(r: HttpResults): string {
-  const { compiled, stateDir, tsx } = r.startup
+  const { compiled, stateDir, tsx, floor } = r.startup
   const put = rowOf(r, 'PUT /v1/nfvs/1/patches', 64)
   const perCommand = ['GET /v1/nfvs/1', 'PUT /v1/nfvs/1/patches'].flatMap((endpoint) => {
     const e = rowOf(r, endpoint, 1)
@@ -81,6 +82,11 @@ export function httpReport(r: HttpResults): string {
         ? ` With the state directory on (the default): "controller listening" after ` +
           `${stateDir.listeningMs} ms, idle RSS ${stateDir.idleRssMiB.toFixed(1)} MiB after 1 s, ` +
           `${stateDir.settledRssMiB.toFixed(1)} MiB after 10 s.`
+        : '') +
+      (floor
+        ? ` The floor of idle RSS on this stack (median of ${floor.runs}, after 1 s, started with ` +
+          `the same #! line): a minimal hono app on @hono/node-server ${floor.hono.toFixed(1)} ` +
+          `MiB; with the project's store open in a state directory ${floor.withStore.toFixed(1)} MiB.`
         : ''),
     '',
     'skipped' in r.state

@@ -23,7 +23,7 @@ const COMMANDS = {
   tsx: ['--import', 'tsx', `${root}src/cli.ts`],
 }
 /** How long the controller sits idle before its RSS is read; and for the settled figure. */
-const IDLE_MS = 1000
+export const IDLE_MS = 1000
 const SETTLED_MS = 10_000
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!

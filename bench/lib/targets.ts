@@ -60,10 +60,27 @@ export function targets(r: HttpResults): Target[] {
   mib('peak RSS over the whole bench, --state-dir none', r.finalPeakRssMiB, 100)
   const on = 'skipped' in r.state ? undefined : r.state.peakRssMiB['state dir on']
   if (on !== undefined) mib('peak RSS over every case, state dir on (the default)', on, 100)
-  mib('idle RSS of the compiled build, --state-dir none', r.startup.compiled.idleRssMiB, 60)
+  // With the floor of the stack beside it: a minimal hono app, without and with the store open.
+  const idleFloor = r.startup.floor
+  const idleMib = (what: string, value: number, floorMiB: number | undefined) =>
+    list.push({
+      ...ceiling(`${what} < 60 MiB`, `${value.toFixed(1)} MiB`, value, 60),
+      ...(floorMiB === undefined
+        ? {}
+        : { measured: `${value.toFixed(1)} MiB (a minimal hono app: ${floorMiB.toFixed(1)})` }),
+    })
+  idleMib(
+    'idle RSS of the compiled build, --state-dir none',
+    r.startup.compiled.idleRssMiB,
+    idleFloor?.hono,
+  )
   const idle = r.startup.stateDir?.idleRssMiB
   if (idle !== undefined)
-    mib('idle RSS of the compiled build, state dir on (the default)', idle, 60)
+    idleMib(
+      'idle RSS of the compiled build, state dir on (the default)',
+      idle,
+      idleFloor?.withStore,
+    )
   return list
 }
 
