@@ -365,10 +365,10 @@ test('the log synced is the one beside the database a symbolic link names', () =
 test('when the log cannot be opened, nothing is committed, and the next commit saves it once', () =>
   withStore(async (store, dir) => {
     const openSync = fs.openSync
-    fs.openSync = ((path: fs.PathLike, ...rest: unknown[]) => {
+    fs.openSync = (path: fs.PathLike, ...rest: unknown[]) => {
       if (String(path).endsWith('-wal')) throw new Error('EMFILE: too many open files (test)')
       return (openSync as (...args: unknown[]) => number)(path, ...rest)
-    })
+    }
     let error: unknown
     try {
       store.journal({
