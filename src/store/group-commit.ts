@@ -15,10 +15,10 @@ import { prepareWrites } from './writes.ts'
 /**
  * How long a commit may wait for company: when writes came in during the last sync but fewer
  * writers than that commit released, the next waits (up to this) for as many, so that many
- * concurrent writers share each commit's CPU. PUT x64 with a state
- * directory on two cores: none 3379-3446/s, 2 ms 4471-4678, 4 ms 4780-5372, 8 ms 5678; at 16
- * connections 4 ms beat 8 (docs/remember.md). A writer alone since the last commit never waits,
- * but one that comes during the sync of a commit shared by several waits for the others.
+ * concurrent writers share each commit's CPU. A writer alone since the last commit never waits,
+ * but one that comes during the sync of a commit shared by several waits for the others. PUT x64
+ * with a state directory on two cores: none 3379-3446/s, 2 ms 4471-4678, 4 ms 4780-5372, 8 ms
+ * 5678; at 16 connections 4 ms beat 8 (docs/remember.md).
  */
 const COMPANY_WAIT_MS = 4
 type Waiter = { upTo: number; resolve: () => void; reject: (error: Error) => void }
