@@ -159,7 +159,9 @@ export async function startController(options: ControllerOptions) {
       clearTimeout(grace)
       guard.stop()
       processes.close(true)
-      await store?.close() // commits what is queued, releases the state directory
+      // Commits what is queued and releases the state directory. What it cannot save was never
+      // acknowledged (every 2xx waited for its sync), so the controller still stops as asked.
+      await store?.close().catch((err: unknown) => log.error({ err }, 'state directory not saved'))
       log.info('controller stopped')
     },
   }
@@ -172,5 +174,6 @@ function openState({ stateDir, journalKeepDays, log }: ControllerOptions) {
   return openStore(stateDir!, {
     journalKeepMs: (journalKeepDays ?? DEFAULT_JOURNAL_KEEP_DAYS) * DAY_MS,
     onPrune: (removed) => log.info({ removed }, 'old journal entries removed'),
+    onBroken: (err) => log.error({ err }, 'the state directory can no longer save changes'),
   })
 }

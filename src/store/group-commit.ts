@@ -21,6 +21,8 @@ import { prepareWrites } from './writes.ts'
  * 5678; at 16 connections 4 ms beat 8 (docs/remember.md).
  */
 const COMPANY_WAIT_MS = 4
+/** How long the prune at open waits for another connection's write lock (as the migrations do). */
+const OPEN_BUSY_MS = 5000
 type Waiter = { upTo: number; resolve: () => void; reject: (error: Error) => void }
 
 /** Counters for tests and measurements. */
@@ -34,6 +36,7 @@ export class GroupCommit {
   readonly #db: Database.Database
   readonly #commit: (writes: Write[]) => number
   readonly #onCommitted: (pruned: number) => void
+  readonly #onBroken: (error: StoreError) => void
   #log: number | undefined // the write-ahead log's descriptor, opened at the first commit
   #pending: Write[] = []
   #queued = 0
@@ -49,16 +52,22 @@ export class GroupCommit {
   // disk: nothing is acknowledged as durable any more, until the controller is restarted.
   #broken: StoreError | undefined
 
-  constructor(db: Database.Database, onCommitted: (pruned: number) => void) {
+  constructor(
+    db: Database.Database,
+    onCommitted: (pruned: number) => void,
+    onBroken: (error: StoreError) => void = () => {},
+  ) {
     this.#db = db
     this.#commit = prepareWrites(db)
     this.#onCommitted = onCommitted
+    this.#onBroken = onBroken
   }
 
   /** Queues a write; it is committed with the others of this event-loop turn, or after. */
   push(write: Write): void {
-    this.#pending.push(write)
     this.#queued++
+    if (this.#broken) return // never to be saved: sync() refuses it, and it is not kept
+    this.#pending.push(write)
     this.#schedule()
   }
 
@@ -73,9 +82,17 @@ export class GroupCommit {
     })
   }
 
-  /** Commits `writes` at once, outside the group and with no sync: for the prune at open. */
+  /**
+   * Commits `writes` at once, outside the group and with no sync: for the prune at open, which
+   * (unlike a commit while serving) may wait a while for another connection's lock.
+   */
   now(writes: Write[]): number {
-    return this.#commit(writes)
+    this.#db.pragma(`busy_timeout = ${OPEN_BUSY_MS}`)
+    try {
+      return this.#commit(writes)
+    } finally {
+      this.#db.pragma('busy_timeout = 0')
+    }
   }
 
   /** Commits what is queued, then closes the log's descriptor (the database stays open). */
@@ -145,7 +162,9 @@ export class GroupCommit {
           error,
           'the log could not be synced, so no change is saved until the controller restarts',
         )
+        this.#pending = []
         this.#release(Infinity, this.#broken)
+        this.#onBroken(this.#broken)
       } else {
         this.#durable = upTo
         this.#commits++

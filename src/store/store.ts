@@ -32,6 +32,8 @@ export type StoreOptions = {
   pruneEveryMs?: number
   /** Told how many entries a prune removed (when it removed any). */
   onPrune?: (removed: number) => void
+  /** Told once when a sync of the log failed: from then on, no change is saved (GroupCommit). */
+  onBroken?: (error: StoreError) => void
 }
 
 /** Opens (creating, migrating and locking) the store of a state directory; throws a StoreError. */
@@ -45,7 +47,9 @@ export function openStore(dir: string, options: StoreOptions = {}): Store {
   } catch (error) {
     db?.close()
     lock.release()
-    throw error
+    if (error instanceof StoreError) throw error
+    const message = `cannot open ${join(dir, DATABASE_FILE)}: ${(error as Error).message}`
+    throw new StoreError('STATE_DIR_UNUSABLE', message, { cause: error })
   }
 }
 
@@ -78,7 +82,7 @@ export class Store {
     this.#meta = new Map(rows)
     this.#revision = Number(this.#meta.get(REVISION) ?? 0)
     this.#journal = new JournalReader(db)
-    this.#commit = new GroupCommit(db, onPrune)
+    this.#commit = new GroupCommit(db, onPrune, options.onBroken)
     if (journalKeepMs === Infinity) return
     // At open, before anyone waits on a commit, a prune of its own (redone if a crash loses it).
     const removed = this.#commit.now([{ op: 'prune', before: Date.now() - journalKeepMs }])
@@ -86,7 +90,11 @@ export class Store {
     this.#pruneTimer = setInterval(
       () => {
         const before = Date.now() - journalKeepMs
-        if (this.#journal.hasOlder(before)) this.#commit.push({ op: 'prune', before })
+        try {
+          if (this.#journal.hasOlder(before)) this.#commit.push({ op: 'prune', before })
+        } catch {
+          // another connection was recovering the log (SQLITE_BUSY at once): next time, then
+        }
       },
       options.pruneEveryMs ?? DAY_MS / 24,
     ).unref()

@@ -311,30 +311,51 @@ test('a failed commit rejects sync(), keeps the writes, and the next commit save
   }))
 
 test('a failed fdatasync of the log fails its writers and every later one, for good', () =>
-  withStore(async (store) => {
-    store.put({ section: 'nfvs', clientId: 1 }, NFV)
-    await store.sync()
-    // Linux reports a failed writeback once, then calls the pages clean: after an EIO, a sync that
-    // succeeds proves nothing of the frames before it, so nothing more may count as durable.
+  withTempDir(async (dir) => {
+    const broken: StoreError[] = []
+    const store = openStore(dir, { onBroken: (error) => broken.push(error) })
     const fdatasync = fs.fdatasync
-    fs.fdatasync = ((_fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
-      const error: NodeJS.ErrnoException = new Error('EIO: i/o error, fdatasync')
-      error.code = 'EIO'
-      setImmediate(() => done(error))
-    }) as typeof fs.fdatasync
-    let failed: unknown
     try {
+      store.put({ section: 'nfvs', clientId: 1 }, NFV)
+      await store.sync()
+      // Linux reports a failed writeback once, then calls the pages clean: after an EIO, a sync
+      // that succeeds proves nothing of the frames before it, so nothing more may count as durable.
+      let fail: (() => void) | undefined
+      fs.fdatasync = ((_fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+        const error: NodeJS.ErrnoException = new Error('EIO: i/o error, fdatasync')
+        error.code = 'EIO'
+        fail = () => done(error)
+      }) as typeof fs.fdatasync
       store.put({ section: 'vfs', clientId: 2 }, VF)
-      failed = await rejection(store.sync())
+      const failed = rejection(store.sync())
+      for (let turns = 0; turns < 100 && !fail; turns++) await turn()
+      // a change that comes during the sync that fails, and someone waiting for it
+      store.put({ section: 'vfs', clientId: 3 }, VF)
+      let during: unknown = 'waiting'
+      void rejection(store.sync()).then((error) => (during = error))
+      fail!()
+      for (let turns = 0; turns < 100 && during === 'waiting'; turns++) await turn()
+      assert.is(
+        (during as StoreError).code,
+        'COMMIT_FAILED',
+        'a change made during the failed sync',
+      )
+      const error = (await failed) as StoreError
+      assert.is(error.code, 'COMMIT_FAILED')
+      assert.match(error.message, /EIO.*until the controller restarts/)
+      assert.is(broken.length, 1, 'told once')
+      fs.fdatasync = fdatasync
+      store.put({ section: 'vfs', clientId: 4 }, VF)
+      const later = (await rejection(store.sync())) as StoreError
+      assert.is(later.code, 'COMMIT_FAILED', 'a later change acknowledged')
+      for (let turns = 0; turns < 10; turns++) await turn()
+      assert.is(store.stats().commits, 1)
+      assert.not.ok('vfs/4' in committed(dir), 'a change after the failure was committed')
+      assert.is(broken.length, 1)
     } finally {
       fs.fdatasync = fdatasync
+      await store.close().catch(() => {})
     }
-    assert.is((failed as StoreError).code, 'COMMIT_FAILED')
-    assert.match((failed as StoreError).message, /EIO.*until the controller restarts/)
-    store.put({ section: 'vfs', clientId: 3 }, VF)
-    const later = await rejection(store.sync())
-    assert.is((later as StoreError).code, 'COMMIT_FAILED', 'a later change acknowledged')
-    assert.is(store.stats().commits, 1)
   }))
 
 test('the log synced is the one beside the database a symbolic link names', () =>
@@ -401,31 +422,74 @@ test('when the log cannot be opened, nothing is committed, and the next commit s
 
 test("a commit does not wait on the main thread for another connection's lock", () =>
   withStore(async (store, dir) => {
-    // Another process holds the write lock for a second. With a busy timeout, the commit would
-    // sleep on the main thread until the lock is free, then succeed: it must fail at once instead.
+    // Another process holds the write lock until told to let it go. A commit that waited for it on
+    // the main thread would hold the event loop (the busy timeout is asserted in writes.test.ts).
     const holder = spawn(
       process.execPath,
       [
         '-e',
         `const db = new (require(process.argv[1]))(process.argv[2])
          db.exec('BEGIN IMMEDIATE'); process.stdout.write('locked\\n')
-         setTimeout(() => db.exec('COMMIT'), 1000)`,
+         process.stdin.once('data', () => { db.exec('COMMIT'); process.exit(0) })`,
         createRequire(import.meta.url).resolve('better-sqlite3'),
         join(dir, DATABASE_FILE),
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['pipe', 'pipe', 'inherit'] },
     )
+    const exited = once(holder, 'exit')
     try {
-      await once(holder.stdout, 'data')
+      await Promise.race([
+        once(holder.stdout, 'data'),
+        exited.then(() => assert.unreachable('the holder exited before it held the lock')),
+      ])
       store.put({ section: 'vfs', clientId: 2 }, VF)
-      const error = await rejection(store.sync())
-      assert.is((error as StoreError).code, 'COMMIT_FAILED')
-      assert.match((error as StoreError).message, /locked|busy/)
+      const error = (await rejection(store.sync())) as StoreError
+      assert.is(error.code, 'COMMIT_FAILED')
+      assert.match(error.message, /locked|busy/)
+      assert.equal(committed(dir), {})
     } finally {
-      if (holder.exitCode === null) await once(holder, 'exit')
+      holder.stdin.end('go\n')
+      await exited
     }
-    await store.sync()
+    await store.sync() // the writes stayed queued
     assert.equal(committed(dir), { 'vfs/2': VF })
+  }))
+
+test('a failure at open is STATE_DIR_UNUSABLE naming the database, and leaves it unlocked', () =>
+  withTempDir(async (dir) => {
+    const old = openStore(dir, { journalKeepMs: Infinity })
+    old.journal({
+      time: 1, // long ago: the prune at open removes it
+      by: 'alice',
+      requestId: 'req-1',
+      method: 'PUT',
+      path: '/v1/vfs/2',
+      commands: [{ line: 'cmd', outcome: 'ok' }],
+      status: 204,
+      processes: ['vf:2'],
+    })
+    await old.close()
+    const other = new Database(join(dir, DATABASE_FILE))
+    try {
+      other.exec(`CREATE TRIGGER refuse BEFORE DELETE ON journal
+                  BEGIN SELECT RAISE(ABORT, 'no deletes (test)'); END`)
+      let error: unknown
+      try {
+        openStore(dir)
+          .close()
+          .catch(() => {})
+      } catch (thrown) {
+        error = thrown
+      }
+      assert.instance(error, StoreError)
+      assert.is((error as StoreError).code, 'STATE_DIR_UNUSABLE')
+      assert.match((error as StoreError).message, join(dir, DATABASE_FILE))
+      assert.match((error as StoreError).message, 'no deletes (test)')
+      other.exec('DROP TRIGGER refuse')
+      await openStore(dir).close() // not left locked
+    } finally {
+      other.close()
+    }
   }))
 
 test('close() commits what is queued; a closed store refuses writes and rejects sync()', () =>

@@ -14,6 +14,8 @@ test('the committing connection leaves the sync to the group commit and deletes 
     db.pragma('foreign_keys = OFF')
     const commit = prepareWrites(db)
     assert.is(db.pragma('synchronous', { simple: true }), 1, 'NORMAL')
+    // A commit runs on the main thread: it must not sleep there for another connection's lock.
+    assert.is(db.pragma('busy_timeout', { simple: true }), 0)
     assert.is(db.pragma('foreign_keys', { simple: true }), 1)
     const journal = { op: 'journal' as const, by: 'a', requestId: '1', method: 'PUT', path: '/' }
     commit([
