@@ -8,7 +8,13 @@ import { setImmediate as turn } from 'node:timers/promises'
 import Database from 'better-sqlite3'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DATABASE_FILE, openStore, StoreError, type Store } from '../../src/store/store.ts'
+import {
+  DATABASE_FILE,
+  openStore,
+  StoreError,
+  type JournalEntry,
+  type Store,
+} from '../../src/store/store.ts'
 import { withTempDir } from './temp-dir.ts'
 
 const NFV = {
@@ -17,6 +23,17 @@ const NFV = {
   patches: [{ src: 'phy:0', dst: 'ring:0' }],
 }
 const VF = { components: [{ core: 2, name: 'fwd1', type: 'forward', rx_port: [], tx_port: [] }] }
+/** A journal entry made at time 1, long ago. */
+const ENTRY: JournalEntry = {
+  time: 1,
+  by: 'alice',
+  requestId: 'req-1',
+  method: 'PUT',
+  path: '/v1/vfs/2',
+  commands: [{ line: 'cmd', outcome: 'ok' }],
+  status: 204,
+  processes: ['vf:2'],
+}
 
 /** Opens a store in a fresh directory; closes it and removes the directory afterwards. */
 const withStore = (body: (store: Store, dir: string) => Promise<void> | void) =>
@@ -392,16 +409,7 @@ test('when the log cannot be opened, nothing is committed, and the next commit s
     }
     let error: unknown
     try {
-      store.journal({
-        time: 1,
-        by: 'alice',
-        requestId: 'req-1',
-        method: 'PUT',
-        path: '/v1/vfs/2',
-        commands: [{ line: 'cmd', outcome: 'ok' }],
-        status: 204,
-        processes: ['vf:2'],
-      })
+      store.journal(ENTRY)
       error = await rejection(store.sync())
     } finally {
       fs.openSync = openSync
@@ -458,16 +466,7 @@ test("a commit does not wait on the main thread for another connection's lock", 
 test('a failure at open is STATE_DIR_UNUSABLE naming the database, and leaves it unlocked', () =>
   withTempDir(async (dir) => {
     const old = openStore(dir, { journalKeepMs: Infinity })
-    old.journal({
-      time: 1, // long ago: the prune at open removes it
-      by: 'alice',
-      requestId: 'req-1',
-      method: 'PUT',
-      path: '/v1/vfs/2',
-      commands: [{ line: 'cmd', outcome: 'ok' }],
-      status: 204,
-      processes: ['vf:2'],
-    })
+    old.journal(ENTRY) // long ago: the prune at open removes it
     await old.close()
     const other = new Database(join(dir, DATABASE_FILE))
     try {
