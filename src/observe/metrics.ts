@@ -7,6 +7,7 @@ import type { PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
 import { primaryCommands } from '../protocol/kinds/primary.ts'
 import type { Result } from '../protocol/result.ts'
 import { authRefusedCounter } from './auth-metrics.ts'
+import { CommandDurations } from './command-durations.ts'
 import { HttpCounts } from './http-counts.ts'
 
 /** Why a guard closed a connection (see src/http/connection-guard.ts, --allow-peers). */
@@ -36,15 +37,10 @@ export function createMetrics(processes: Registry) {
     labelNames: ['kind', 'command'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
+    // Hands over the durations held back (command-durations.ts) before each scrape reads them.
+    collect: (): void => commandDurations.flush(),
   })
-  // Each (kind, command)'s series, found once: observe() with labels checks and hashes them per call.
-  const durations = new Map<string, Histogram.Internal<string>>()
-  const durationOf = (kind: ProcessKind, command: string) => {
-    const key = `${kind} ${command}`
-    let series = durations.get(key)
-    if (!series) durations.set(key, (series = commandSeconds.labels({ kind, command })))
-    return series
-  }
+  const commandDurations = new CommandDurations(commandSeconds)
   const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
     new Counter({ name, help, labelNames, registers })
   const commandFailures = counter('spp_command_failures_total', 'Commands that failed, by error', [
@@ -177,7 +173,7 @@ export function createMetrics(processes: Registry) {
       httpCounts.observe(method, route, status)
     },
     observeCommand(kind: ProcessKind, command: string, reply: Result<unknown>, seconds: number) {
-      durationOf(kind, command).observe(seconds)
+      commandDurations.add(kind, command, seconds)
       if (reply.ok) return
       commandFailures.inc({ kind, command, error: reply.code })
       if (reply.code === 'REPLY_TIMEOUT') timeouts.inc({ kind })
