@@ -54,8 +54,18 @@ export function processesOf(registry: Registry, memory?: Memory) {
 export type Processes = ReturnType<typeof processesOf>
 
 /** A capability is possible for a process until it has shown whether it has it. */
-const possible = (caps: Caps | undefined) => (cap: Capability) =>
+const possibleOf = (caps: Caps | undefined) => (cap: Capability) =>
   !caps || !caps.settled || caps.has(cap)
+// One function per caps (a process's caps are made once per status that taught them): the body
+// schemas are cached by it, so that a request finds its grammar without working out its key.
+const possibles = new WeakMap<Caps, (cap: Capability) => boolean>()
+const unknown = possibleOf(undefined)
+const possible = (caps: Caps | undefined) => {
+  if (!caps) return unknown
+  let has = possibles.get(caps)
+  if (!has) possibles.set(caps, (has = possibleOf(caps)))
+  return has
+}
 
 /**
  * A body whose grammar depends on the process's release (memif ports, queues of phy ports): read
@@ -72,8 +82,9 @@ export async function readFor<S extends v.GenericSchema>(
   const raw = await readRecord(c)
   const caps = process.shown() // not describe(): a whole description per request
   const body = check(schemaFor(possible(caps)), raw)
+  if (!caps || caps.settled) return body
   const needs = ports(body).flatMap(([use, port]) => portNeeds(use, port) ?? [])
-  if (!caps || caps.settled || needs.length === 0) return body
+  if (needs.length === 0) return body
   let known = caps
   for (const cap of needs) known = await process.caps(cap)
   return check(schemaFor(possible(known)), raw)

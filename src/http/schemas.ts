@@ -15,13 +15,20 @@ import {
 export type Has = (cap: Capability) => boolean
 const every: Has = () => true
 
-/** A body schema per set of capabilities, built once each. */
+/**
+ * A body schema per set of capabilities, built once each; found by the `has` function itself
+ * first (the routes keep one per process's caps), without working out the set's key per request.
+ */
 function byRelease<S>(build: (has: Has) => S): (has?: Has) => S {
   const built = new Map<string, S>()
+  const found = new WeakMap<Has, S>()
   return (has = every) => {
+    let schema = found.get(has)
+    if (schema !== undefined) return schema
     const key = (Object.keys(CAPABILITIES) as Capability[]).map((cap) => +has(cap)).join('')
-    let schema = built.get(key)
+    schema = built.get(key)
     if (schema === undefined) built.set(key, (schema = build(has)))
+    found.set(has, schema)
     return schema
   }
 }
