@@ -36,9 +36,10 @@ type ServerName = (typeof SERVERS)[number]
 export type InstructionRow = {
   case: Endpoint
   server: ServerName
-  /** All of them, V8's optimising compilers and parser, and the rest. */
+  /** All of them; V8's optimising compilers and parser; its mark-compacts; and the rest. */
   total: number
   compiler: number
+  markCompact: number
   rest: number
   /** Each run's whole count. */
   runs: (Counts & { requests: number })[]
@@ -86,9 +87,11 @@ export async function instructionsCase(log: (line: string) => void): Promise<Ins
         }
         const [first, second] = [runs[0]!, runs[1]!]
         const window = WINDOWS[1] - WINDOWS[0]
-        const total = Math.round((second.total - first.total) / window)
-        const compiler = Math.round((second.compiler - first.compiler) / window)
-        rows.push({ case: endpoint, server, total, compiler, rest: total - compiler, runs })
+        const [total, compiler, markCompact] = (['total', 'compiler', 'markCompact'] as const).map(
+          (key) => Math.round((second[key] - first[key]) / window),
+        ) as [number, number, number]
+        const rest = total - compiler - markCompact
+        rows.push({ case: endpoint, server, total, compiler, markCompact, rest, runs })
       }
     return { warm: WARM, windows: WINDOWS, rows }
   } finally {
@@ -103,19 +106,20 @@ export function instructionsReport(results: InstructionResults): string {
   const lines = results.rows.map((r) => {
     const own = results.rows.find((o) => o.case === r.case && o.server === 'controller')
     const over = r.server === 'controller' || !own ? '' : k(own.rest - r.rest)
-    const share = `${k(r.compiler)} (${Math.round((100 * r.compiler) / r.total)}%)`
-    return `| ${r.case} | ${r.server} | ${k(r.rest)} | ${share} | ${over} |`
+    const share = (n: number) => `${k(n)} (${Math.round((100 * n) / r.total)}%)`
+    return `| ${r.case} | ${r.server} | ${k(r.rest)} | ${share(r.compiler)} | ${share(r.markCompact)} | ${over} |`
   })
   const window = results.windows[1]! - results.windows[0]!
   return [
     `Instructions per request under cachegrind (user space, all threads), one connection: the ` +
       `${window} requests after ${results.warm + results.windows[0]!}, the difference of two runs ` +
-      `of each server. The compiler's share (V8's optimising compilers and parser, still at work ` +
-      `under valgrind where natively they have stopped) is apart from the rest; controller − ` +
-      `stack and controller − hono are in the stack's and hono's rows:`,
+      `of each server. V8's optimising compilers and parser (still at work under valgrind where ` +
+      `natively they have stopped) and its mark-compacts (one falls in the window or not, by ` +
+      `time) are counted apart from the rest, with their share of all; controller − stack and ` +
+      `controller − hono, of the rest, are in the stack's and hono's rows:`,
     '',
-    '| case | server | instructions per request | compiler and parser | controller − this |',
-    '| --- | --- | --- | --- | --- |',
+    '| case | server | instructions per request | compiler and parser | mark-compacts | controller − this |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...lines,
   ].join('\n')
 }
