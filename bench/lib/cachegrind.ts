@@ -85,10 +85,10 @@ const COMPILER =
 /**
  * V8's mark-compact collections: marking (concurrent and incremental), sweeping, evacuating and
  * updating pointers, matched by name (a few of their helpers, about a tenth of one, are not). One
- * costs the stack's command server about 50 million instructions, and whether one falls between
- * the two runs' ends depends on time (the stack's server had one in one of three runs that were
- * otherwise alike), so each figure counts them apart from the rest too. Scavenges, a few in every
- * window, stay in the rest.
+ * costs the stack's command server about 50 million instructions, and the two runs of a server
+ * need not have had as many (the stack's server had one by request 2500 in one of three runs that
+ * were otherwise alike), so each figure counts them apart from the rest too. Scavenges, a few in
+ * every window, stay in the rest.
  */
 const MARK_COMPACT =
   /MarkCompact|Marking|Sweep|Evacuat|PointersUpdating|RememberedSetUpdating|StringTableCleaner|MemoryChunkData/

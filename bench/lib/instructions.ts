@@ -4,8 +4,9 @@
 // the difference of the two runs' counts is what the requests between cost, with the start-up,
 // the warm-up and the exit taken out. A run's requests all go over one connection: a new one after
 // the warm-up deoptimised about 30 functions of node's streams, sockets and HTTP parser (a wrong
-// map, in --trace-deopt), and under valgrind V8 was still optimising them again through the window
-// (hono's PUT 145-156K instructions a request, the controller's 277K, against 104-110K and 207K).
+// map, in --trace-deopt), and under valgrind V8 was still optimising them again through the
+// window (hono's PUT 145-156K instructions a request, the controller's 277K, against 104-110K and
+// 207-235K over one connection).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -114,9 +115,9 @@ export function instructionsReport(results: InstructionResults): string {
     `Instructions per request under cachegrind (user space, all threads), one connection: the ` +
       `${window} requests after ${results.warm + results.windows[0]!}, the difference of two runs ` +
       `of each server. V8's optimising compilers and parser (still at work under valgrind where ` +
-      `natively they have stopped) and its mark-compacts (one falls in the window or not, by ` +
-      `time) are counted apart from the rest, with their share of all; controller − stack and ` +
-      `controller − hono, of the rest, are in the stack's and hono's rows:`,
+      `natively they have stopped) and its mark-compacts (one falls in the window in some runs ` +
+      `and not in others) are counted apart from the rest, with their share of all; ` +
+      `controller − stack and controller − hono, of the rest, are in the stack's and hono's rows:`,
     '',
     '| case | server | instructions per request | compiler and parser | mark-compacts | controller − this |',
     '| --- | --- | --- | --- | --- | --- |',
