@@ -2,7 +2,8 @@
 // run (a minimal hono app and a bare node:http server answering the same bytes, and the simulated
 // nfv's raw round trip), with each server's CPU time per request read from /proc. Not part of
 // `npm test`. Usage:
-//   npm run bench -- [--seconds 5] [--quick] [--profile] [--case http|apply|logger|profile|builds|nodeflags|floor ...]
+//   npm run bench -- [--seconds 5] [--quick] [--profile]
+//                    [--case http|apply|logger|profile|builds|nodeflags|floor|instructions ...]
 //                    [--repeat 1] [--generator wrk|autocannon] [--top 10] [--against DIR/cli.js]
 //                    [--node-flags='[VAR=value ...] --max-semi-space-size=2']
 // `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
@@ -13,8 +14,9 @@
 // the installed command sets, which moved its CPU per request by tens of µs); `nodeflags` runs this build
 // with and without node's `--node-flags` (and VAR=value environment), with each one's peak RSS; `floor` measures a command's
 // floor in node here (bench/command-server.ts beside bare node:http; for PUT, also remembering each
-// change in a state directory). Writes
-// bench-results/bench-*.json (and profiles).
+// change in a state directory); `instructions` counts the instructions of a request under valgrind's
+// cachegrind on the controller, the stack's command server and the hono app (repeatable where CPU
+// time is not; skipped without valgrind). Writes bench-results/bench-*.json (and profiles).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -22,6 +24,7 @@ import { applyCase, applyReport } from './lib/apply-case.ts'
 import { CONNECTIONS, ENDPOINTS, type Endpoint } from './lib/cases.ts'
 import { floorCase, floorReport } from './lib/floor-case.ts'
 import { httpCase } from './lib/http-case.ts'
+import { instructionsCase, instructionsReport } from './lib/instructions.ts'
 import { chooseGenerator, type Figures } from './lib/load.ts'
 import { profilePass, profileReport } from './lib/profile-pass.ts'
 import { httpReport } from './lib/report.ts'
@@ -42,9 +45,8 @@ const { values } = parseArgs({
 })
 const cases = new Set(values.case ?? ['http'])
 if (values.profile) cases.add('profile')
-const unknown = [...cases].filter(
-  (c) => !['http', 'apply', 'logger', 'profile', 'builds', 'nodeflags', 'floor'].includes(c),
-)
+const names = ['http', 'apply', 'logger', 'profile', 'builds', 'nodeflags', 'floor', 'instructions']
+const unknown = [...cases].filter((c) => !names.includes(c))
 if (unknown.length > 0) throw new Error(`unknown case: ${unknown.join(', ')}`)
 const quick = values.quick
 const seconds = Number(values.seconds ?? (quick ? 1 : 5))
@@ -149,6 +151,11 @@ if (cases.has('apply')) {
   const apply = await applyCase(log)
   results.apply = apply
   sections.push(applyReport(apply))
+}
+if (cases.has('instructions')) {
+  const instructions = await instructionsCase(log)
+  results.instructions = instructions
+  sections.push(instructionsReport(instructions))
 }
 if (cases.has('profile')) {
   const { file, cases: profiled } = await profilePass(generator, seconds, out, log)
