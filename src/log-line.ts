@@ -1,29 +1,38 @@
 // The one line every change logs (`http request`), written as pino writes it, without its per-key loop.
+import { tracingChannel } from 'node:diagnostics_channel'
 import { pino, type Level, type Logger } from 'pino'
 
 // pino's own symbols for its logger's parts (pino.symbols; the message prefix's is not in its types).
 const sym = pino.symbols as unknown as Record<string, symbol>
+// The channel pino traces its lines through: while anything listens there, pino writes every line.
+const traced = tracingChannel('pino_asJson')
 
 /** Fields pino writes as JSON.stringify does: strings, finite numbers, arrays of strings. */
 export type PlainFields = Record<string, string | number | readonly string[] | undefined>
 
 /**
- * Writes `log[level](fields, msg)`'s line, byte for byte, with pino's own pieces (level, time,
- * bindings, message key, end of line) and stream, and JSON.stringify for the fields. pino's
- * per-key loop serves every kind of object the controller logs, so its reads there are
- * megamorphic: about 29K instructions for a change's line, against under 1K (valgrind's
+ * Writes `log[level](fields, msg)`'s line with pino's own pieces (level, time, bindings, message
+ * key, end of line) and stream, and JSON.stringify for the fields: the same bytes as pino's, but
+ * for a lone surrogate, which pino writes as it is and this escapes (`\ud800`, the same JSON
+ * value). pino's per-key loop serves every kind of object the controller logs, so its reads there
+ * are megamorphic: about 29K instructions for a change's line, against under 1K (valgrind's
  * cachegrind, docs/speed.md). Only for a logger with nothing that pino would apply to a line's
- * fields (serializers other than `err`'s, redaction, formatters of the object, mixins, hooks, a
- * nested key, a message prefix, a stream that wants each line's level): otherwise pino writes
- * it. test/log-line.test.ts compares the lines with pino's.
+ * fields (a serializer but pino's own for `err`, redaction, formatters of the object, mixins,
+ * hooks, a nested key, a message prefix, a stream that wants each line's level), and while no
+ * one traces pino's lines (its `pino_asJson` channel): otherwise pino writes it.
+ * test/log-line.test.ts compares the lines with pino's.
  */
 export function lineWriter(log: Logger): (level: Level, fields: PlainFields, msg: string) => void {
   const part = <T>(name: string) => (log as unknown as Record<symbol, T>)[sym[name]!] as T
-  const keys = (name: string) => Object.keys(part<object | undefined>(name) ?? {})
+  // Symbols too: redaction of wildcard paths keeps only symbol-keyed stringifiers.
+  const keys = (name: string) => Reflect.ownKeys(part<object | undefined>(name) ?? {})
+  const serializers = part<Record<string, unknown> | undefined>('serializersSym') ?? {}
   const hooks = part<Record<string, unknown> | undefined>('hooksSym') ?? {}
   const stream = part<{ write(line: string): unknown } & Record<symbol, unknown>>('streamSym')
   const plain =
-    keys('serializersSym').every((key) => key === 'err') &&
+    keys('serializersSym').every(
+      (key) => key === 'err' && serializers.err === pino.stdSerializers.err,
+    ) &&
     keys('stringifiersSym').length === 0 &&
     part<{ log?: unknown } | undefined>('formattersSym')?.log === undefined &&
     !part('mixinSym') &&
@@ -43,6 +52,7 @@ export function lineWriter(log: Logger): (level: Level, fields: PlainFields, msg
     'endSym',
   ].map((name) => sym[name]!)
   return (level, fields, msg) => {
+    if (traced.hasSubscribers) return log[level](fields, msg)
     const json = JSON.stringify(fields)
     stream.write(
       (own[lsCache!] as Record<number, string>)[log.levels.values[level]!]! +

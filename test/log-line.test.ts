@@ -1,7 +1,7 @@
 // The line of every change written without pino's per-key loop: byte for byte pino's own line.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { pino, type Logger } from 'pino'
+import { pino, type Logger, type LoggerOptions } from 'pino'
 import { lineWriter, type PlainFields } from '../src/log-line.ts'
 import { createLogger, type LogOutput } from '../src/logger.ts'
 
@@ -24,6 +24,7 @@ const FIELDS: PlainFields[] = [
     commands: ['patch ring:0 ring:1'],
   },
   { who: 'a "quoted" \\ name\nwith é, 😀 and a lone \ud800', ms: 0.5, skipped: undefined },
+  { err: 'boom', ms: 1 },
   {},
 ]
 
@@ -47,7 +48,7 @@ function both(log: Logger, read: () => string[]) {
 test("the controller's logger: the same bytes as pino's, for odd strings too", async () => {
   const { out, read } = capture()
   const { pinos, ours } = both(await createLogger({ out, format: 'json' }), read)
-  assert.is(pinos.length, 6)
+  assert.is(pinos.length, 8)
   assert.equal(ours, pinos)
   assert.match(ours[0]!, /^\{"level":30,"time":0,"name":"spp-ctl","req":"yk7mvs-2",/)
 })
@@ -60,12 +61,32 @@ test("a child's bindings come first, as in pino's line", async () => {
   assert.equal(ours, pinos)
 })
 
-test('a logger with a serializer of its own, or a stream that wants levels: pino writes it', () => {
+test('a lone surrogate: escaped where pino writes it as it is, the same JSON value', () => {
   const { out, read } = capture()
-  const serialized = pino({ serializers: { who: () => 'hidden' } }, out)
-  const { pinos, ours } = both(serialized, read)
-  assert.match(ours[2]!, /"who":"hidden"/)
-  assert.equal(ours, pinos)
+  const log = pino({ base: { name: 'spp-ctl' } }, out)
+  log.info({ who: 'x\ud800y' }, 'http request')
+  lineWriter(log)('info', { who: 'x\ud800y' }, 'http request')
+  const [theirs, ours] = read()
+  assert.ok(ours!.includes('"who":"x\\ud800y"'), ours)
+  assert.equal(JSON.parse(ours!), JSON.parse(theirs!))
+})
+
+test('a serializer, redaction or a stream that wants levels: pino writes the line', () => {
+  const { out, read } = capture()
+  const cases: [LoggerOptions, RegExp][] = [
+    [{ serializers: { who: () => 'hidden' } }, /"who":"hidden"/],
+    [{ serializers: { err: () => 'hidden' } }, /"err":"hidden"/],
+    [{ redact: ['*'] }, /"who":"\[Redacted\]"/],
+    [{ redact: { paths: ['who'], censor: 'hidden' } }, /"who":"hidden"/],
+  ]
+  for (const [options, expected] of cases) {
+    const { pinos, ours } = both(pino(options, out), read)
+    assert.equal(ours, pinos, JSON.stringify(options))
+    assert.ok(
+      ours.some((line) => expected.test(line)),
+      JSON.stringify(options),
+    )
+  }
   const warnings = capture()
   const split = pino({ level: 'info' }, pino.multistream([{ level: 'warn', stream: warnings.out }]))
   lineWriter(split)('info', { a: 1 }, 'not for the warn stream')

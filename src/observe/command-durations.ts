@@ -19,6 +19,8 @@ export class CommandDurations {
   constructor(private readonly histogram: Histogram<'kind' | 'command'>) {}
 
   add(kind: string, command: string, seconds: number): void {
+    // prom-client throws on what is not a finite number, which would fail every later scrape.
+    if (!Number.isFinite(seconds)) return
     const key = `${kind} ${command}`
     let series = this.#series.get(key)
     if (!series) {
@@ -34,7 +36,7 @@ export class CommandDurations {
   }
 }
 
+// Taken out before they are observed: a throw half-way loses the rest, never counts one twice.
 function handOver({ observed, pending }: Series) {
-  for (const seconds of pending) observed.observe(seconds)
-  pending.length = 0
+  for (const seconds of pending.splice(0)) observed.observe(seconds)
 }

@@ -50,6 +50,16 @@ test('a scrape reads every duration added before it, in its buckets, sum and cou
   )
 })
 
+test('a duration that is not a finite number is left out, and scrapes go on', async () => {
+  const { durations, scrape } = setUp()
+  durations.add('nfv', 'patch', NaN)
+  durations.add('nfv', 'patch', Infinity)
+  durations.add('nfv', 'patch', 0.002)
+  assert.ok(
+    (await scrape()).includes('test_command_duration_seconds_count{kind="nfv",command="patch"} 1'),
+  )
+})
+
 test('a series holds back at most MAX_PENDING durations: the last of them hands all over', async () => {
   const { durations, read } = setUp(false)
   for (let i = 1; i < MAX_PENDING; i++) durations.add('nfv', 'patch', 0.0005)
