@@ -1,4 +1,4 @@
-// The one line every change logs (`http request`), written as pino writes it, without its per-key loop.
+// Each request's `http request` line (one per change at info), as pino writes it, without its per-key loop.
 import { tracingChannel } from 'node:diagnostics_channel'
 import { pino, type Level, type Logger } from 'pino'
 

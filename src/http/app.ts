@@ -52,7 +52,7 @@ export function createApp(options: AppOptions) {
   const app = new Hono<{ Variables: RequestIdVariables }>({ router: new SplitRouter() })
   // One middleware for what every request needs: its id, its log line, its metrics.
   const requestIds = requestIdSource()
-  // Every change's line: pino's bytes without its per-key loop (src/log-line.ts).
+  // Each request's line (a change's at info): pino's bytes without its per-key loop (src/log-line.ts).
   const writeLine = lineWriter(log)
   app.use(async (c, next) => {
     const started = performance.now()
