@@ -31,7 +31,7 @@ export async function startController(options: ControllerOptions) {
   const registry = new Registry()
   const hub = new EventHub(options.eventBufferSize)
   const metrics = createMetrics(registry)
-  observeProcesses(registry, hub, metrics, log)
+  observeProcesses(registry, hub, metrics)
   const drift =
     store && driftMetrics(metrics.registry, () => driftSamples(registry, store.remembered()))
   const peers = options.allowPeers ?? defaultAllowedPeers(host)

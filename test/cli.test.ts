@@ -68,7 +68,7 @@ test('SIGTERM: stops accepting, lets the request in flight finish, then exits 0'
       .filter((m) => m === 'shutting down' || m === 'controller stopped')
     assert.equal(order, ['shutting down', 'controller stopped'], 'the last lines, flushed in order')
     const command = logs.find((l) => l.msg === 'command done')
-    assert.equal([command?.process, command?.command, command?.outcome], ['nfv 1', 'status', 'ok'])
+    assert.equal([command?.process, command?.command, command?.outcome], ['nfv:1', 'status', 'ok'])
     assert.type(command?.req, 'string', 'the command log names the HTTP request')
     assert.ok(
       logs.some((l) => l.msg === 'http request' && l.req === command?.req && l.status === 200),

@@ -48,7 +48,7 @@ test('on a terminal the demo’s logs are one readable line each, around its own
     const lines = plain(seen).split('\n')
     const logs = lines.filter((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+: /.test(l))
     assert.ok(logs.some((l) => / INFO: controller listening \{"host":/.test(l)))
-    assert.ok(logs.some((l) => / INFO: process identified \{"process":"mirror 3"/.test(l)))
+    assert.ok(logs.some((l) => / INFO: process identified \{"process":"mirror:3"/.test(l)))
     assert.ok(logs.at(-1)?.endsWith(' INFO: controller stopped'), 'the last line, at exit')
     assert.not.ok(
       lines.some((l) => l.startsWith('{')),

@@ -1,7 +1,6 @@
 // The project's own checks, run by npm test so that CI fails on a type error, a lint finding or
 // unformatted code, and also when one of the tools cannot run at all.
 import { execFile } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 
@@ -40,20 +39,6 @@ test('every file is formatted (prettier --check .)', async () => {
 test('src has no import cycle, type imports included (madge --circular src)', async () => {
   const output = await passes('madge', ['--circular', '--no-spinner', 'src'])
   assert.match(output, /No circular dependency found/)
-})
-
-test('no file under src/ is over 200 lines', () => {
-  const long = readdirSync(new URL('../src', import.meta.url), {
-    recursive: true,
-    encoding: 'utf8',
-  })
-    .filter((file) => /\.(ts|js|css|html)$/.test(file))
-    .map(
-      (file) => [file, readFileSync(new URL(`../src/${file}`, import.meta.url), 'utf8')] as const,
-    )
-    .filter(([, text]) => text.split('\n').length - 1 > 200)
-    .map(([file]) => file)
-  assert.equal(long, [])
 })
 
 test('a linter that cannot run fails the check', async () => {

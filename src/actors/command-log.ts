@@ -1,36 +1,26 @@
-// The log line of a finished command: a change at info (or in its request's line), a read at
-// debug, a failure at warn.
+// The log line of each settled command: a change at info (or debug when its request's own line
+// tells it), a read at debug, a failure at warn.
 import type { Logger } from 'pino'
-import type { ProcessKind } from '../protocol/bodies.ts'
-import type { Effect } from '../protocol/effects.ts'
-import type { Result } from '../protocol/result.ts'
-import type { Job } from './job.ts'
-import { processLabel } from './label.ts'
+import { idText } from '../protocol/process-id.ts'
+import type { Settled } from './process-connection.ts'
 
 /**
- * Logs one finished command of a process (its level checked first: this runs per command). A
- * change is logged at info: the line sent is what the process was told to do, which no other line
- * says (the journal keeps it only with a state directory), unless its request keeps a list of its
- * changes (`job.told`): then the line goes there, its request's `http request` line tells it, and
- * its own line is debug. A read that succeeded is logged at debug: its request's line already says
- * who asked, what, its status and time. Any failure is logged at warn.
+ * Logs one settled command (its level checked first: this runs per command). A change caused by a
+ * request is debug: the request's `http request` line (or a restore's or an apply's step line)
+ * tells it. A change with no cause is info: the line sent is what the process was told to do, which
+ * no other line says. A read that succeeded is debug; any failure is warn.
  */
-export function logCommand(
-  log: Logger,
-  process: { kind?: ProcessKind; clientId?: number },
-  job: Job,
-  result: Result<Effect>,
-) {
-  if (result.ok && job.told) job.told.push(job.line)
-  const level = !result.ok ? 'warn' : job.read || job.told ? 'debug' : 'info'
+export function logCommand(log: Logger, settled: Settled): void {
+  const { outcome, read, cause } = settled
+  const level = !outcome.ok ? 'warn' : read || cause ? 'debug' : 'info'
   if (!log.isLevelEnabled(level)) return
   const fields = {
-    req: job.requestId,
-    process: processLabel(process),
-    command: job.line,
-    outcome: result.ok ? 'ok' : result.code,
-    ms: Math.round(performance.now() - job.queuedAt),
-    joined: job.waiters.length - 1,
+    req: cause?.requestId,
+    process: idText(settled.process),
+    command: settled.line,
+    outcome: outcome.ok ? 'ok' : outcome.code,
+    ms: Math.round(settled.totalMs),
+    joined: settled.joined,
   }
-  log[level](fields, result.ok ? 'command done' : `command failed: ${result.message}`)
+  log[level](fields, outcome.ok ? 'command done' : `command failed: ${outcome.message}`)
 }

@@ -1,15 +1,16 @@
-// The one window others get into a process's actor: who it is, what it has shown, how busy it is.
+// What others may know of a process's connection: who it is, what it has shown, how busy it is.
 import type { ProcessKind } from '../protocol/bodies.ts'
+import { idText, type ProcessId } from '../protocol/process-id.ts'
 import { capsOf, eraLabel, type Caps, type Learnt } from '../protocol/release.ts'
 import type { ProcessView } from '../state/process-view.ts'
-import { processLabel } from './label.ts'
 import type { ProcessConnection } from './process-connection.ts'
 
 /** What a process's connection knows now; a field is absent until something told it. */
 export type ProcessDescription = {
+  id?: ProcessId
   kind?: ProcessKind
   clientId?: number
-  /** `nfv 1`, `primary`, or `unidentified`. */
+  /** `nfv:1`, `primary`, or `unidentified`. */
   label: string
   /** Its address and port. */
   peer: string
@@ -31,28 +32,30 @@ const capsMade = new WeakMap<Learnt, Caps>()
 
 /** What a connection's process has shown of its release, once identified. */
 export function capsNow(connection: ProcessConnection): Caps | undefined {
-  const { learnt, clientId } = connection.getSnapshot().context
+  const { learnt, id } = connection.getSnapshot().context
   if (!learnt) return undefined
   let caps = capsMade.get(learnt)
-  if (!caps) capsMade.set(learnt, (caps = capsOf(learnt, clientId)))
+  if (!caps) capsMade.set(learnt, (caps = capsOf(learnt, id?.clientId)))
   return caps
 }
 
 /** The process behind a connection, as the rest of the controller may see it. */
 export function describe(connection: ProcessConnection): ProcessDescription {
   const snapshot = connection.getSnapshot()
-  const { kind, clientId, learnt, view, queue, closeReason, socket } = snapshot.context
+  const { id, learnt, view, queue, inFlight, closeReason, socket } = snapshot.context
   const caps = capsNow(connection)
-  // Fields set one by one: a literal of conditional spreads cost about 10 µs per call.
   const description: ProcessDescription = {
-    label: processLabel({ kind, clientId }),
+    label: id ? idText(id) : 'unidentified',
     peer: `${socket.remoteAddress}:${socket.remotePort}`,
     era: eraLabel(learnt),
-    queueDepth: queue.length + (queue.current ? 1 : 0),
+    queueDepth: queue.length + (inFlight ? 1 : 0),
     open: snapshot.status === 'active',
   }
-  if (kind !== undefined) description.kind = kind
-  if (clientId !== undefined) description.clientId = clientId
+  if (id) {
+    description.id = id
+    description.kind = id.kind
+    if (id.clientId !== undefined) description.clientId = id.clientId
+  }
   if (caps) description.caps = caps
   if (view) description.view = view
   if (closeReason !== undefined) description.closeReason = closeReason

@@ -8,15 +8,31 @@ import { effectOf, type Command } from '../protocol/command.ts'
 export type Outcome = Result<Buffer>
 
 /**
- * One request waiting for a reply; `answer` decodes it with the request's own command. `gone` is
- * set by an aborted signal; `left` is asked only when the job is about to be sent.
+ * Who caused a command: the request that asked for it (its id) and who made that request, as the
+ * journal and the log lines name them. `restoring`: a restore's own step, which brings a process
+ * back to what is remembered and so leaves what is remembered as it is.
  */
-type Waiter = { answer(outcome: Outcome): Result<Effect>; gone: boolean; left?: () => boolean }
+export type Cause = {
+  readonly requestId: string
+  readonly by: string
+  readonly restoring?: boolean
+}
 
 /**
- * A command in a process's queue. A read may be shared: requests for the same read join it and
- * each decodes the one reply with its own command (decoding is memoised per frame, so it is read
- * once). `change` is what a change will do, checked against the view before it is sent.
+ * One request waiting for a reply. `decode` reads a reply with the request's own command (a read
+ * shared by several requests is decoded by each, in its own type; decoders of reads are memoised
+ * per frame); `settle` answers the request; `left` says whether its client has gone.
+ */
+type Waiter = {
+  decode(frame: Buffer): Result<Effect>
+  settle(outcome: Outcome): void
+  left(): boolean
+}
+
+/**
+ * A command in a process's queue, never changed once made: a read that others join is replaced by
+ * one with more waiters. `change` is what a change will do, checked against the view before it is
+ * sent.
  */
 export type Job = {
   readonly line: string
@@ -25,55 +41,48 @@ export type Job = {
   readonly closes: boolean
   readonly change: Change | undefined
   readonly queuedAt: number
-  readonly requestId: string | undefined
-  /** For a change: its request's list of the changes it made (its log line tells them), if any. */
-  readonly told: string[] | undefined
-  readonly waiters: Waiter[]
+  readonly cause: Cause | undefined
+  readonly waiters: readonly Waiter[]
 }
 
-/**
- * `signal` aborts when the client gives up; `left` says whether it has, checked only when needed
- * (cheaper per request than a signal and a listener).
- */
-export type JobOptions = {
-  requestId?: string
+/** What a request tells its command: why it is sent, and how to see that its client has gone. */
+export type AskOptions = {
+  cause?: Cause
+  /** Aborts when the client gives up: a command not yet written is then never sent. */
   signal?: AbortSignal
+  /** Whether the client has gone, asked only when the command is about to be written. */
   left?: () => boolean
-  /** Where a change that succeeded is told: its request's own log line says it (see logCommand). */
-  told?: string[]
 }
 
 const failure = (outcome: Result<unknown> & { ok: false }) =>
   new ControllerError(outcome.code, outcome.message)
 
-/** A job for one request; the promise settles with the decoded reply or the reason there is none. */
-export function createJob<T>(command: Command<T>, options: JobOptions = {}) {
-  let settle!: { resolve: (value: T) => void; reject: (error: ControllerError) => void }
-  const promise = new Promise<T>((resolve, reject) => (settle = { resolve, reject }))
-  const waiter: Waiter = {
-    gone: false,
-    left: options.left,
-    answer(outcome) {
-      if (!outcome.ok) {
-        settle.reject(failure(outcome))
-        return outcome
-      }
-      let reply: Result<T>
-      try {
-        reply = command.decode(outcome.value)
-      } catch (error) {
-        reply = fail(`decoding the reply failed: ${(error as Error).message}`, 'INTERNAL')
-      }
-      if (!reply.ok) {
-        settle.reject(failure(reply))
-        return reply
-      }
-      settle.resolve(reply.value)
-      return ok(effectOf(command, reply.value))
-    },
+function decodeWith<T>(command: Command<T>, frame: Buffer): Result<T> {
+  try {
+    return command.decode(frame)
+  } catch (error) {
+    return fail(`decoding the reply failed: ${(error as Error).message}`, 'INTERNAL')
   }
-  // A client that gives up before its command is written takes it out of the queue (see `live`).
-  options.signal?.addEventListener('abort', () => (waiter.gone = true), { once: true })
+}
+
+/** A job for one request; the promise settles with the decoded reply or the reason there is none. */
+export function createJob<T>(command: Command<T>, options: AskOptions = {}) {
+  let answer!: { resolve: (value: T) => void; reject: (error: ControllerError) => void }
+  const promise = new Promise<T>((resolve, reject) => (answer = { resolve, reject }))
+  const { signal, left } = options
+  const waiter: Waiter = {
+    decode(frame) {
+      const reply = decodeWith(command, frame)
+      return reply.ok ? ok(effectOf(command, reply.value)) : reply
+    },
+    settle(outcome) {
+      if (!outcome.ok) return answer.reject(failure(outcome))
+      const reply = decodeWith(command, outcome.value)
+      if (reply.ok) answer.resolve(reply.value)
+      else answer.reject(failure(reply))
+    },
+    left: () => signal?.aborted === true || left?.() === true,
+  }
   const job: Job = {
     line: command.line,
     metric: command.metric,
@@ -81,31 +90,37 @@ export function createJob<T>(command: Command<T>, options: JobOptions = {}) {
     closes: command.closes === true,
     change: command.read ? undefined : command.effect,
     queuedAt: performance.now(),
-    requestId: options.requestId,
-    told: command.read ? undefined : options.told,
+    cause: options.cause,
     waiters: [waiter],
   }
   return { job, promise }
 }
 
-/** Whether any request still waits for this job. */
-export const live = (job: Job) => job.waiters.some((w) => !w.gone && !w.left?.())
+/** The read at the tail with another request's waiters too (both read the same, at one point). */
+export const joined = (tail: Job, job: Job): Job => ({
+  ...tail,
+  waiters: [...tail.waiters, ...job.waiters],
+})
 
-/** Answers every request of a job; the effect seen by the first (for the view and events). */
-export function answer(job: Job, outcome: Outcome): Result<Effect> {
-  let first: Result<Effect> | undefined
-  for (const waiter of job.waiters) {
-    let result: Result<Effect>
-    try {
-      result = waiter.answer(outcome)
-    } catch (error) {
-      result = fail(`decoding the reply failed: ${(error as Error).message}`, 'INTERNAL')
-    }
-    first ??= result
-  }
-  return first ?? fail('no request waited for this reply', 'INTERNAL')
+/** Whether a job may take a read's place: both reads of the same line. */
+export const canJoin = (tail: Job, job: Job): boolean =>
+  tail.read && job.read && tail.line === job.line
+
+/** Whether any request still waits for this job. */
+export const live = (job: Job): boolean => job.waiters.some((w) => !w.left())
+
+/** What a reply says the process did, as the job's first request reads it. Pure. */
+export function effectOfReply(job: Job, outcome: Outcome): Result<Effect> {
+  const [first] = job.waiters
+  if (!first) return fail('no request waited for this reply', 'INTERNAL')
+  return outcome.ok ? first.decode(outcome.value) : outcome
+}
+
+/** Answers every request of a job with the reply, or why there is none. */
+export function answer(job: Job, outcome: Outcome): void {
+  for (const waiter of job.waiters) waiter.settle(outcome)
 }
 
 /** Fails every request of a job without sending it. */
-export const refuse = (job: Job, message: string, code: ControllerError['code']) =>
+export const refuse = (job: Job, message: string, code: ControllerError['code']): void =>
   answer(job, fail(message, code))

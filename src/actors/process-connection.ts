@@ -1,34 +1,201 @@
-// One connected SPP process as an xstate actor: identifies it, queues its commands, one in flight.
-import { assign, raise, sendTo, type ActorRefFrom, type AnyActorRef } from 'xstate'
+// One connected SPP process as an xstate actor: owns its socket, identifies the process, queues
+// its commands with one in flight, and keeps its view; every input is an event, every change of
+// context an `assign`.
+import type { Socket } from 'node:net'
+import type { Logger } from 'pino'
+import { assign, enqueueActions, sendTo, setup, type ActorRefFrom } from 'xstate'
+import type { ErrorCode } from '../errors.ts'
+import type { Change, Effect } from '../protocol/effects.ts'
 import { HANDSHAKES } from '../protocol/handshake.ts'
-import { learn } from '../protocol/release.ts'
-import { fail } from '../protocol/result.ts'
-import { CommandQueue } from './command-queue.ts'
-import { DoneListeners } from './done-listeners.ts'
-import { takeReply } from './command-flow.ts'
-import { closedMessage, connectionSetup, type CommandDone } from './connection-setup.ts'
-import { processLabel as label } from './label.ts'
-import { ReplyDeadline, type DeadlineClock } from './reply-deadline.ts'
+import { idText, processId, type ProcessId } from '../protocol/process-id.ts'
+import { eraLabel, firstLearnt, learn, type Learnt } from '../protocol/release.ts'
+import { fail, type Result } from '../protocol/result.ts'
+import { emptyView, nextView, type ProcessView } from '../state/process-view.ts'
+import { emptyQueue, joins, jobsOf, pushed, type CommandQueue } from './command-queue.ts'
+import { answer, effectOfReply, refuse, type Cause, type Job, type Outcome } from './job.ts'
+import { nextJob } from './next-job.ts'
+import { socketLink, type LinkEvent } from './socket-link.ts'
 
-export type { CommandDone, Input } from './connection-setup.ts'
+export type Input = {
+  socket: Socket
+  /** The port it came in on: a primary is probed with `status`, a secondary asked its client id. */
+  role: 'primary' | 'secondary'
+  replyTimeoutMs: number
+  maxReplyBytes: number
+  /** Commands allowed to wait (a request joining a queued read takes no place). */
+  maxQueue: number
+  log: Logger
+}
+
+export type Context = Input & {
+  queue: CommandQueue
+  /** The command written whose reply is awaited, and when it was written. */
+  inFlight?: { job: Job; sentAt: number }
+  /** Who the process is, once its handshake said. */
+  id?: ProcessId
+  view?: ProcessView
+  /** What the process has shown of its release (protocol/release.ts), once identified. */
+  learnt?: Learnt
+  /** A padded reply's length measured before the handshake was decoded. */
+  frameBytes?: number
+  closeReason?: string
+}
+
+/**
+ * A command the process answered, or that ended without an answer: what it was, what it did to
+ * the view, who caused it. Emitted once per command; the change stream is made of these.
+ */
+export type Settled = {
+  process: ProcessId
+  line: string
+  metric: string
+  read: boolean
+  /** For a change: what it was to do (its effect when it succeeded). */
+  change: Change | undefined
+  outcome: Result<Effect>
+  before: ProcessView
+  after: ProcessView
+  /** From written to answered (or failed), and from queued to answered, in ms. */
+  ms: number
+  totalMs: number
+  /** Requests that shared this command beyond the first (a read joined). */
+  joined: number
+  cause: Cause | undefined
+}
+
+type Events = { type: 'command'; job: Job } | LinkEvent | { type: 'close'; reason: string }
+type Emitted =
+  | { type: 'identified'; id: ProcessId; era?: '18.11' | '2020' }
+  /** Commands never written when the connection closed: they may wait for the process. */
+  | { type: 'unsent'; id: ProcessId; jobs: Job[] }
+  | { type: 'settled'; settled: Settled }
+
+/** Answers requests that get no command: the reason, never sent. */
+const refuseAll = (jobs: readonly Job[], message: string, code: ErrorCode) => {
+  for (const job of jobs) refuse(job, message, code)
+}
+
+const label = (context: Context) => (context.id ? idText(context.id) : 'unidentified')
+
+/** Why a command on this connection was not answered: it closed. */
+const closedMessage = (context: Context) =>
+  `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
 
 /** One connected SPP process: identifies it, queues its commands and keeps one in flight. */
-export const processConnection = connectionSetup.createMachine({
+export const processConnection = setup({
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's typing idiom
+  types: {} as { input: Input; context: Context; events: Events; emitted: Emitted },
+  actors: { socketLink },
+  delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
+  guards: {
+    handshakeAnswered: ({ context, event }) =>
+      event.type === 'link.frame' && HANDSHAKES[context.role].decode(event.frame).ok,
+    queued: ({ context }) => context.queue.length > 0,
+    writing: ({ context }) => context.inFlight !== undefined,
+    closesOnReply: ({ context }) => context.inFlight?.job.closes === true,
+  },
+  actions: {
+    warn: ({ context }, message: string) => context.log.warn({ process: label(context) }, message),
+    setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
+    /** A command into the queue (a read joining the read at its tail); past `maxQueue`, refused. */
+    queue: enqueueActions(({ context, enqueue }, job: Job) => {
+      const { queue, maxQueue } = context
+      if (joins(queue, job) || queue.length < maxQueue) {
+        enqueue.assign({ queue: pushed(queue, job) })
+        return
+      }
+      const message = `${label(context)} has ${maxQueue} commands waiting: try again later`
+      enqueue(() => refuse(job, message, 'QUEUE_FULL'))
+    }),
+    /** Writes the next command someone waits for, refusing those that would hurt the process. */
+    writeNext: enqueueActions(({ context, enqueue }) => {
+      const next = nextJob(context.queue, context.view)
+      const sentAt = performance.now()
+      enqueue.assign({
+        queue: next.queue,
+        inFlight: next.send && { job: next.send, sentAt },
+      })
+      for (const { job, message } of next.refused)
+        enqueue(() => refuse(job, message, 'INVALID_REQUEST'))
+      if (next.send) enqueue.sendTo('link', { type: 'write', line: next.send.line })
+    }),
+    /**
+     * Settles the command in flight with its reply (or why none came): the view and what the
+     * process has shown move on, its requests are answered, and the outcome is emitted.
+     */
+    settle: enqueueActions(({ context, enqueue }, reply: Outcome) => {
+      const { inFlight, view, id } = context
+      if (!inFlight || !view || !id) return
+      const { job, sentAt } = inFlight
+      const outcome = effectOfReply(job, reply)
+      let after = view
+      let learnt = context.learnt
+      if (outcome.ok) {
+        const next = nextView(view, outcome.value, Date.now())
+        if (next.ok) after = next.value
+        else context.log.error({ process: idText(id), command: job.line }, next.message)
+        if ('shows' in outcome.value && learnt) learnt = learn(learnt, outcome.value.shows)
+      }
+      enqueue.assign({ inFlight: undefined, view: after, learnt })
+      enqueue(() => answer(job, reply))
+      const now = performance.now()
+      const settled: Settled = {
+        process: id,
+        line: job.line,
+        metric: job.metric,
+        read: job.read,
+        change: job.change,
+        outcome,
+        before: view,
+        after,
+        ms: now - sentAt,
+        totalMs: now - job.queuedAt,
+        joined: job.waiters.length - 1,
+        cause: job.cause,
+      }
+      enqueue.emit({ type: 'settled', settled })
+    }),
+    /** Fails every queued command without sending it. */
+    failQueue: enqueueActions(
+      ({ context, enqueue }, params: { code: ErrorCode; message: string }) => {
+        const jobs = jobsOf(context.queue)
+        enqueue.assign({ queue: emptyQueue })
+        enqueue(() => refuseAll(jobs, params.message, params.code))
+      },
+    ),
+    /** Hands the commands never written to whoever can send them on the process's next connection. */
+    handOver: enqueueActions(({ context, enqueue }) => {
+      const jobs = jobsOf(context.queue)
+      enqueue.assign({ queue: emptyQueue })
+      if (jobs.length === 0) return
+      if (context.id === undefined) {
+        const message = closedMessage(context)
+        enqueue(() => refuseAll(jobs, message, 'CONNECTION_CLOSED'))
+      } else enqueue.emit({ type: 'unsent', id: context.id, jobs })
+    }),
+    /** A handshake that named the process: who it is and what it showed of its release. */
+    identify: enqueueActions(({ context, enqueue }, frame: Buffer) => {
+      const result = HANDSHAKES[context.role].decode(frame)
+      if (!result.ok) return
+      const { kind, clientId, shows } = result.value
+      const id = processId(kind, clientId)
+      let learnt = firstLearnt(kind, shows)
+      if (context.frameBytes) learnt = learn(learnt, { frameBytes: context.frameBytes })
+      enqueue.assign({ id, view: emptyView(kind), learnt })
+      const era = eraLabel(learnt)
+      enqueue.emit({ type: 'identified', id, ...(era === 'unknown' ? {} : { era }) })
+    }),
+  },
+}).createMachine({
   id: 'processConnection',
-  context: ({ input, self }) => ({
-    ...input,
-    queue: new CommandQueue(),
-    deadline: new ReplyDeadline(clockOf(self), () => self.send({ type: 'replyTimeout' })),
-    done: new DoneListeners(),
-  }),
+  context: ({ input }) => ({ ...input, queue: emptyQueue }),
   invoke: {
     id: 'link',
     src: 'socketLink',
-    input: ({ context, self }) => ({
+    input: ({ context }) => ({
       socket: context.socket,
       framing: context.role === 'primary' ? 'padded' : 'detect',
       maxReplyBytes: context.maxReplyBytes,
-      take: (frame: Buffer) => takeReply(self, frame),
     }),
   },
   on: {
@@ -46,46 +213,16 @@ export const processConnection = connectionSetup.createMachine({
       target: '.closed',
       actions: { type: 'setCloseReason', params: ({ event }) => event.reason },
     },
-    // takeReply's error, thrown again where xstate catches it: the actor ends with it.
-    fault: {
-      actions: ({ event }) => {
-        throw event.error
-      },
-    },
   },
   initial: 'identifying',
   states: {
+    // Asked who it is (a secondary) or probed with `status` (the primary); commands wait.
     identifying: {
-      entry: [
-        sendTo('link', ({ context }) => ({
-          type: 'write' as const,
-          line: HANDSHAKES[context.role].line,
-        })),
-        'armDeadline',
-      ],
-      exit: 'disarmDeadline',
-      on: {
-        'link.frame': {
-          actions: raise(({ context, event }) => ({
-            type: 'handshake' as const,
-            result: HANDSHAKES[context.role].decode(event.frame),
-          })),
-        },
-        handshake: [
-          {
-            guard: ({ event }) => event.result.ok,
-            target: 'ready',
-            actions: { type: 'identify', params: ({ event }) => event.result },
-          },
-          {
-            target: 'closed',
-            actions: {
-              type: 'setCloseReason',
-              params: ({ event }) =>
-                `handshake failed: ${event.result.ok ? '' : event.result.message}`,
-            },
-          },
-        ],
+      entry: sendTo('link', ({ context }) => ({
+        type: 'write' as const,
+        line: HANDSHAKES[context.role].line,
+      })),
+      after: {
         replyTimeout: {
           target: 'closed',
           actions: {
@@ -94,54 +231,86 @@ export const processConnection = connectionSetup.createMachine({
           },
         },
       },
-    },
-    // Identified: one command in flight at a time (`queue.current`), the rest queued. A command
-    // sent while one is in flight goes into the queue without an event (see ask.ts), and the
-    // reply to it is taken without one (takeReply, command-flow.ts), which writes the next; the
-    // `link.frame` transitions below are for the rest (a reply with nothing in flight, to a
-    // command that closes, from a link that offers it to no one). Only a connection with nothing in flight is woken by
-    // `command`. No transition here changes state: each event is one microstep.
-    ready: {
-      entry: 'sendNext', // what was queued while identifying, or behind a timed-out command
       on: {
-        command: { actions: [{ type: 'queue', params: ({ event }) => event.job }, 'sendNext'] },
         'link.frame': [
           {
-            guard: 'nothingSent',
-            target: 'closed',
-            actions: { type: 'setCloseReason', params: 'protocol error: reply without a command' },
+            guard: 'handshakeAnswered',
+            target: 'ready',
+            actions: { type: 'identify', params: ({ event }) => event.frame },
           },
           {
-            guard: 'currentCloses',
             target: 'closed',
-            actions: [
-              { type: 'settleAndTell', params: ({ event }) => ({ ok: true, value: event.frame }) },
-              { type: 'setCloseReason', params: 'exited on request' },
-            ],
-          },
-          {
             actions: {
-              type: 'settleNextAndTell',
-              params: ({ event }) => ({ ok: true, value: event.frame }),
+              type: 'setCloseReason',
+              params: ({ context, event }) => {
+                const result = HANDSHAKES[context.role].decode(event.frame)
+                return `handshake failed: ${result.ok ? '' : result.message}`
+              },
             },
           },
         ],
-        replyTimeout: {
-          target: 'discardingLateReply',
-          actions: [
-            {
-              type: 'settleAndTell',
-              params: ({ context }) =>
-                fail(`no reply within ${context.replyTimeoutMs} ms`, 'REPLY_TIMEOUT'),
+      },
+    },
+    // Identified: one command in flight at a time, the rest queued.
+    ready: {
+      initial: 'idle',
+      states: {
+        idle: {
+          always: { guard: 'queued', target: 'writing' },
+          on: {
+            'link.frame': {
+              target: '#processConnection.closed',
+              actions: {
+                type: 'setCloseReason',
+                params: 'protocol error: reply without a command',
+              },
             },
-            {
-              type: 'failQueue',
-              params: ({ context }) => ({
-                code: 'PROCESS_UNRESPONSIVE' as const,
-                message: `not sent: ${label(context)} did not answer the command before it`,
-              }),
+          },
+        },
+        // Passed through: the next command is written, or none was left worth writing.
+        writing: {
+          entry: 'writeNext',
+          always: [{ guard: 'writing', target: 'awaitingReply' }, { target: 'idle' }],
+        },
+        awaitingReply: {
+          after: {
+            replyTimeout: {
+              target: '#processConnection.discardingLateReply',
+              actions: [
+                {
+                  type: 'settle',
+                  params: ({ context }) =>
+                    fail(`no reply within ${context.replyTimeoutMs} ms`, 'REPLY_TIMEOUT'),
+                },
+                {
+                  type: 'failQueue',
+                  params: ({ context }) => ({
+                    code: 'PROCESS_UNRESPONSIVE' as const,
+                    message: `not sent: ${label(context)} did not answer the command before it`,
+                  }),
+                },
+              ],
             },
-          ],
+          },
+          on: {
+            'link.frame': [
+              {
+                guard: 'closesOnReply',
+                target: '#processConnection.closed',
+                actions: [
+                  { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+                  { type: 'setCloseReason', params: 'exited on request' },
+                ],
+              },
+              {
+                target: 'idle',
+                actions: {
+                  type: 'settle',
+                  params: ({ event }) => ({ ok: true, value: event.frame }),
+                },
+              },
+            ],
+          },
         },
       },
     },
@@ -149,17 +318,16 @@ export const processConnection = connectionSetup.createMachine({
     // If it never comes the process is hung or lost a reply: drop it, so it reconnects on a clean
     // channel; what was queued meanwhile waits for it (handOver).
     discardingLateReply: {
-      entry: 'armDeadline',
-      exit: 'disarmDeadline',
-      on: {
-        'link.frame': {
-          target: 'ready',
-          actions: ({ context }) =>
-            context.log.warn({ process: label(context) }, 'late reply discarded'),
-        },
+      after: {
         replyTimeout: {
           target: 'closed',
           actions: { type: 'setCloseReason', params: 'no reply to a timed-out command' },
+        },
+      },
+      on: {
+        'link.frame': {
+          target: 'ready',
+          actions: { type: 'warn', params: 'late reply discarded' },
         },
       },
     },
@@ -167,30 +335,13 @@ export const processConnection = connectionSetup.createMachine({
       type: 'final', // stops the link (destroying the socket) and completes the actor
       entry: [
         {
-          type: 'settleAndTell',
+          type: 'settle',
           params: ({ context }) => fail(closedMessage(context), 'CONNECTION_CLOSED'),
         },
         'handOver',
-        'stopDeadline',
       ],
     },
   },
 })
 
-/** The clock of the actor (a SimulatedClock in tests): the deadline's timer runs on it. */
-const clockOf = (self: AnyActorRef): DeadlineClock =>
-  (self as AnyActorRef & { clock: DeadlineClock }).clock
-
 export type ProcessConnection = ActorRefFrom<typeof processConnection>
-
-/**
- * Calls `listener` with each command the connection settles (its outcome, and the view before and
- * after), until the returned function is called. Not an xstate event: most replies never reach
- * the machine (`takeReply`).
- */
-export function onCommandDone(
-  connection: ProcessConnection,
-  listener: (done: CommandDone) => void,
-): () => void {
-  return connection.getSnapshot().context.done.add(listener)
-}

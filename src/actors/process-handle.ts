@@ -1,16 +1,20 @@
-// A process as one request holds it: found once, then asked on its connection of the moment.
-import type { ProcessKind } from '../protocol/bodies.ts'
+// A process as the rest of the controller holds it: ask, describe, hear its changes, close. The
+// only window into its actor.
+import { ControllerError } from '../errors.ts'
 import type { Command } from '../protocol/command.ts'
+import { statusOf } from '../protocol/kinds/status.ts'
+import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
+import type { ProcessId } from '../protocol/process-id.ts'
 import type { Capability, Caps } from '../protocol/release.ts'
-import { ask, askStatus } from './ask.ts'
 import { capsNow, describe, type ProcessDescription } from './describe.ts'
-import type { JobOptions } from './job.ts'
-import type { ProcessEntry, Registry } from './registry.ts'
+import { createJob, type AskOptions, type Cause } from './job.ts'
+import type { ProcessConnection, Settled } from './process-connection.ts'
 
-/** The process a request addresses. Its command goes to its connection of the moment. */
+/** A process: the one way to reach its actor. */
 export type ProcessHandle = {
-  readonly kind: ProcessKind
-  readonly clientId?: number
+  readonly id: ProcessId
+  /** Queues a command (an event for its actor); settles with the decoded reply. */
+  ask<T>(command: Command<T>, options?: AskOptions): Promise<T>
   describe(): ProcessDescription
   /** What it has shown of its release so far, with no read (undefined before its handshake). */
   shown(): Caps | undefined
@@ -19,39 +23,82 @@ export type ProcessHandle = {
    * process that has not told yet (a vf before its first status, a padded reply not measured) is
    * read once first: a `status`, harmless, shared with any other read queued.
    */
-  caps(cap?: Capability): Promise<Caps>
-  /** Queues a command; settles with the decoded reply. */
-  ask<T>(command: Command<T>): Promise<T>
+  caps(cap?: Capability, options?: AskOptions): Promise<Caps>
+  /** Calls `listener` with each command it settles, until the function returned is called. */
+  changes(listener: (settled: Settled) => void): () => void
+  /** Closes its connection (the process reconnects, as after any drop). */
+  close(reason: string): void
 }
 
-/** A handle on a served process for one request (`options`: its id, whether its client left). */
-export function processHandle(
-  registry: Registry,
-  found: ProcessEntry,
-  options: JobOptions,
+/**
+ * What a change to a process must wait for before it is queued (its restore, under way), or
+ * undefined: set by what the controller remembers (src/topology/memory.ts).
+ */
+export type ChangeGate = (id: ProcessId, cause: Cause | undefined) => Promise<void> | undefined
+
+/** The same handle, asking with these options unless others are given (a request's own). */
+export const askingWith = (handle: ProcessHandle, options: AskOptions): ProcessHandle => ({
+  ...handle,
+  ask: (command, given) => handle.ask(command, given ?? options),
+  caps: (cap, given) => handle.caps(cap, given ?? options),
+})
+
+/** Sends a command to one connection's actor. */
+export function askOn<T>(
+  connection: ProcessConnection,
+  command: Command<T>,
+  options?: AskOptions,
+): Promise<T> {
+  if (!(command.long ? isSafeLongLine(command.line) : isSafeLine(command.line)))
+    return Promise.reject(
+      new ControllerError('INVALID_REQUEST', 'refusing to send a malformed command'),
+    )
+  if (connection.getSnapshot().status !== 'active')
+    return Promise.reject(new ControllerError('CONNECTION_CLOSED', 'the process has disconnected'))
+  const { job, promise } = createJob(command, options)
+  connection.send({ type: 'command', job })
+  return promise
+}
+
+/** The handle of one identified connection: it answers for that connection only. */
+export function connectionHandle(connection: ProcessConnection, id: ProcessId): ProcessHandle {
+  return handleOver(
+    id,
+    () => connection,
+    (listener) => {
+      const subscription = connection.on('settled', ({ settled }) => listener(settled))
+      return () => subscription.unsubscribe()
+    },
+  )
+}
+
+/**
+ * A handle whose commands go to the connection `current()` names now (a process found for a
+ * request may reconnect while its body is read: the new connection takes the command).
+ */
+export function handleOver(
+  id: ProcessId,
+  current: () => ProcessConnection,
+  changes: ProcessHandle['changes'],
+  gate?: ChangeGate,
 ): ProcessHandle {
-  const { kind, clientId } = found
-  let entry = found
-  // It may have reconnected since it was found (while the request body was read): the new
-  // connection takes the command; if it is gone, that is the 404 it would be now.
-  const connection = () => {
-    if (entry.connection.getSnapshot().status !== 'active') entry = registry.find(kind, clientId)
-    return entry.connection
-  }
-  const shown = () => capsNow(connection())
-  // `clientId` set after: a conditional spread between fields is V8's slow path (per request).
-  const handle: { -readonly [K in keyof ProcessHandle]: ProcessHandle[K] } = {
-    kind,
-    describe: () => describe(connection()),
+  const shown = () => capsNow(current())
+  return {
+    id,
+    ask(command, options) {
+      const wait = command.read ? undefined : gate?.(id, options?.cause)
+      if (!wait) return askOn(current(), command, options)
+      return wait.then(() => askOn(current(), command, options))
+    },
+    describe: () => describe(current()),
     shown,
-    async caps(cap) {
+    async caps(cap, options) {
       const caps = shown()!
       if (caps.settled || (cap !== undefined && caps.has(cap))) return caps
-      await askStatus(connection(), kind, options)
+      await askOn(current(), statusOf(id.kind), options)
       return shown()!
     },
-    ask: (command) => ask(connection(), command, options),
+    changes,
+    close: (reason) => current().send({ type: 'close', reason }),
   }
-  if (clientId !== undefined) handle.clientId = clientId
-  return handle
 }

@@ -4,8 +4,10 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import type { Logger } from 'pino'
 import { burstLog } from '../burst-log.ts'
 import { createActor } from 'xstate'
+import { idText } from '../protocol/process-id.ts'
+import { logCommand } from './command-log.ts'
+import { jobsOf } from './command-queue.ts'
 import { refuse } from './job.ts'
-import { processLabel } from './label.ts'
 import { processConnection, type ProcessConnection } from './process-connection.ts'
 import type { Registry } from './registry.ts'
 
@@ -36,10 +38,15 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
   const handshaking = new Set<ProcessConnection>()
 
   registry.on('conflict', (served, claimant) => {
-    const process = processLabel(served)
-    const peers = { served: served.peer, claimant: claimant.peer }
+    const process = idText(served.id)
+    const peers = { served: served.describe().peer, claimant: claimant.describe().peer }
     log.warn({ process, ...peers }, `${process} claimed by a second live connection: it waits`)
   })
+
+  registry.changes((settled) => logCommand(log, settled))
+  registry.on('fault', (process, error) =>
+    log.error({ err: error, process: idText(process.id) }, 'internal error: connection dropped'),
+  )
 
   const accept = (role: 'primary' | 'secondary') => (socket: Socket) => {
     if (options.admit && !options.admit(socket, role)) return void socket.destroy()
@@ -82,29 +89,23 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
       }
     connection.on(
       'identified',
-      guarded(({ kind, clientId, era }) => {
+      guarded(({ id, era }) => {
         handshaking.delete(connection)
         const shown = era ?? 'unknown until its first status'
-        log.info(
-          { process: processLabel({ kind, clientId }), peer, era: shown },
-          'process identified',
-        )
-        registry.claim({ kind, clientId, connection, peer })
+        log.info({ process: idText(id), peer, era: shown }, 'process identified')
+        registry.claim(connection, id)
       }),
     )
     connection.on(
       'unsent',
-      guarded(({ jobs }) => {
-        const { kind, clientId } = connection.getSnapshot().context
-        if (kind) registry.hold({ kind, clientId }, jobs, options.commandTimeoutMs)
-      }),
+      guarded(({ id, jobs }) => registry.hold(id, jobs, options.commandTimeoutMs)),
     )
     connection.subscribe({
       complete: () => {
         forget()
-        const { kind, clientId, closeReason } = connection.getSnapshot().context
+        const { id, closeReason } = connection.getSnapshot().context
         log.info(
-          { process: processLabel({ kind, clientId }), peer, reason: closeReason },
+          { process: id ? idText(id) : 'unidentified', peer, reason: closeReason },
           'process disconnected',
         )
       },
@@ -112,14 +113,12 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
       error: (error) => {
         forget()
         socket.destroy()
-        const { kind, clientId, queue } = connection.getSnapshot().context
-        const { current } = queue
-        const process = processLabel({ kind, clientId })
+        const { id, queue, inFlight } = connection.getSnapshot().context
+        const process = id ? idText(id) : 'unidentified'
         log.error({ err: error, process, peer }, 'internal error: connection dropped')
         const message = `connection to ${process} dropped: internal error in the controller`
-        for (const job of [...(current ? [current.job] : []), ...queue.drain()]) {
+        for (const job of [...(inFlight ? [inFlight.job] : []), ...jobsOf(queue)])
           refuse(job, message, 'INTERNAL')
-        }
       },
     })
     live.add(connection)

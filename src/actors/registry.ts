@@ -1,34 +1,37 @@
-// Who is connected: one served connection per identity, claimants on standby, unsent commands held.
+// Who is connected: one served connection per process, claimants on standby, unsent commands
+// held; it hands out handles, and tells every process's settled commands as one stream.
 import { EventEmitter } from 'node:events'
 import { ControllerError } from '../errors.ts'
-import type { ProcessKind, SecondaryKind } from '../protocol/command.ts'
-import { askStatus, enqueue } from './ask.ts'
+import { idText, sameId, slotOf, type ProcessId } from '../protocol/process-id.ts'
+import { statusOf } from '../protocol/kinds/status.ts'
+import {
+  askOn,
+  connectionHandle,
+  handleOver,
+  type ChangeGate,
+  type ProcessHandle,
+} from './process-handle.ts'
 import { refuse, type Job } from './job.ts'
-import { processLabel } from './label.ts'
-import type { ProcessConnection } from './process-connection.ts'
+import type { ProcessConnection, Settled } from './process-connection.ts'
 
-/** An identified process. The primary has no client id; `peer` is its address and port. */
-export type ProcessEntry = {
-  kind: ProcessKind
-  clientId?: number
-  connection: ProcessConnection
-  peer: string
-}
 /** An element of GET /v1/processes. */
-export type ProcessListing = { type: ProcessKind; 'client-id'?: number }
+export type ProcessListing = { type: ProcessId['kind']; 'client-id'?: number }
+
+/** A served or waiting connection, and the handle that answers for it. */
+type Entry = { id: ProcessId; connection: ProcessConnection; handle: ProcessHandle }
 
 type RegistryEvents = {
-  registered: [entry: ProcessEntry, replaced: ProcessEntry | undefined]
-  removed: [entry: ProcessEntry]
+  registered: [process: ProcessHandle, replaced: ProcessHandle | undefined]
+  removed: [process: ProcessHandle]
   /** A second live connection claimed an identity that is served: it waits on standby. */
-  conflict: [served: ProcessEntry, claimant: ProcessEntry]
+  conflict: [served: ProcessHandle, claimant: ProcessHandle]
+  /** A listener of the change stream threw: the process's connection is dropped for it. */
+  fault: [process: ProcessHandle, error: unknown]
 }
 
-const keyOf = ({ kind, clientId }: { kind: ProcessKind; clientId?: number }) =>
-  kind === 'primary' ? 'primary' : `#${clientId}` // secondaries share one id space
 /** Probe outcomes that show the served connection is not there to answer. */
 const UNANSWERED = new Set(['REPLY_TIMEOUT', 'PROCESS_UNRESPONSIVE', 'BAD_REPLY'])
-const active = (entry: ProcessEntry) => entry.connection.getSnapshot().status === 'active'
+const active = (entry: Entry) => entry.connection.getSnapshot().status === 'active'
 
 /**
  * Who is connected. The primary has a slot of its own, so a secondary with client id 0 never
@@ -38,45 +41,49 @@ const active = (entry: ProcessEntry) => entry.connection.getSnapshot().status ==
  * claimant waits on standby and is served when the other goes; if not, the claimant takes over.
  */
 export class Registry extends EventEmitter<RegistryEvents> {
-  readonly #served = new Map<string, ProcessEntry>()
-  readonly #standby = new Map<string, ProcessEntry[]>()
+  readonly #served = new Map<string, Entry & { unsubscribe: () => void }>()
+  readonly #standby = new Map<string, Entry[]>()
   readonly #probing = new Set<string>()
-  readonly #held = new Map<string, { kind: ProcessKind; jobs: Job[]; timer: NodeJS.Timeout }>()
+  readonly #held = new Map<string, { id: ProcessId; jobs: Job[]; timer: NodeJS.Timeout }>()
+  readonly #listeners = new Set<(settled: Settled) => void>()
+  #gate: ChangeGate | undefined
   #listing: ProcessListing[] | undefined // kept until the next change: dashboards poll it
   #closing = false
 
-  /** A connection that has identified itself. */
-  claim(entry: ProcessEntry): void {
-    const key = keyOf(entry)
-    const served = this.#served.get(key)
+  /** A connection whose handshake named its process. */
+  claim(connection: ProcessConnection, id: ProcessId): void {
+    const entry: Entry = { id, connection, handle: connectionHandle(connection, id) }
+    const slot = slotOf(id)
+    const served = this.#served.get(slot)
     if (!served || !active(served)) return this.#serve(entry, served)
-    this.#standby.set(key, [...(this.#standby.get(key) ?? []), entry])
-    this.emit('conflict', served, entry)
-    if (this.#probing.has(key)) return
-    this.#probing.add(key)
-    askStatus(served.connection, served.kind)
+    this.#standby.set(slot, [...(this.#standby.get(slot) ?? []), entry])
+    this.emit('conflict', served.handle, entry.handle)
+    if (this.#probing.has(slot)) return
+    this.#probing.add(slot)
+    askOn(served.connection, statusOf(served.id.kind))
       .catch((error: ControllerError) => {
         // A full queue means busy, not gone; a closed connection is already being replaced.
-        if (!UNANSWERED.has(error.code) || this.#served.get(key) !== served) return
-        served.connection.send({ type: 'close', reason: 'did not answer while its id was claimed' })
+        if (!UNANSWERED.has(error.code) || this.#served.get(slot) !== served) return
+        served.handle.close('did not answer while its id was claimed')
       })
-      .finally(() => this.#probing.delete(key))
+      .finally(() => this.#probing.delete(slot))
   }
 
   /** Forgets a connection; the first claimant on standby for its identity is served instead. */
   unregister(connection: ProcessConnection): void {
-    for (const [key, waiting] of this.#standby) {
+    for (const [slot, waiting] of this.#standby) {
       const rest = waiting.filter((e) => e.connection !== connection)
       if (rest.length === waiting.length) continue
-      if (rest.length) this.#standby.set(key, rest)
-      else this.#standby.delete(key)
+      if (rest.length) this.#standby.set(slot, rest)
+      else this.#standby.delete(slot)
     }
-    for (const [key, entry] of this.#served) {
+    for (const [slot, entry] of this.#served) {
       if (entry.connection !== connection) continue
-      this.#served.delete(key)
+      this.#served.delete(slot)
+      entry.unsubscribe()
       this.#listing = undefined
-      this.emit('removed', entry)
-      const next = this.#nextStandby(key)
+      this.emit('removed', entry.handle)
+      const next = this.#nextStandby(slot)
       if (next) this.#serve(next, undefined)
     }
   }
@@ -85,53 +92,76 @@ export class Registry extends EventEmitter<RegistryEvents> {
    * Commands a closed connection never wrote: they wait for the same process to come back, and
    * fail if it has not within `deadlineMs`.
    */
-  hold(identity: { kind: ProcessKind; clientId?: number }, jobs: Job[], deadlineMs: number) {
+  hold(id: ProcessId, jobs: Job[], deadlineMs: number): void {
     if (this.#closing) return this.#refuseAll(jobs)
-    const key = keyOf(identity)
-    const served = this.#served.get(key)
-    if (served?.kind === identity.kind && active(served)) return this.#resend(served, jobs)
-    const held = this.#held.get(key)
-    if (held?.kind === identity.kind) return void held.jobs.push(...jobs)
-    const who = processLabel(identity)
+    const slot = slotOf(id)
+    const served = this.#served.get(slot)
+    if (served && sameId(served.id, id) && active(served)) return this.#resend(served, jobs)
+    const held = this.#held.get(slot)
+    if (held && sameId(held.id, id)) return void held.jobs.push(...jobs)
     const timer = setTimeout(() => {
-      this.#held.delete(key)
-      const message = `not sent: ${who} disconnected and did not come back within ${deadlineMs} ms`
+      this.#held.delete(slot)
+      const message = `not sent: ${idText(id)} disconnected and did not come back within ${deadlineMs} ms`
       for (const job of jobs) refuse(job, message, 'PROCESS_UNAVAILABLE')
     }, deadlineMs)
-    this.#held.set(key, { kind: identity.kind, jobs, timer })
+    this.#held.set(slot, { id, jobs, timer })
   }
 
-  primary(): ProcessEntry {
-    const entry = this.#served.get('primary')
-    if (!entry) throw new ControllerError('PROCESS_NOT_FOUND', 'primary not found.')
-    return entry
-  }
-
-  /** The secondary with this client id, if it is of this kind (an nfv id under /v1/vfs is not found). */
-  secondary(kind: SecondaryKind, clientId: number): ProcessEntry {
-    const entry = this.#served.get(`#${clientId}`)
-    if (entry?.kind !== kind) {
-      throw new ControllerError('PROCESS_NOT_FOUND', `sec_id ${clientId} not found.`)
+  /**
+   * The process a request addresses, as it is connected now (404, in SPP's words, if it is not):
+   * its commands go to its connection of the moment.
+   */
+  find(id: ProcessId): ProcessHandle {
+    let entry = this.#entry(id)
+    const current = () => {
+      if (!active(entry)) entry = this.#entry(id)
+      return entry.connection
     }
-    return entry
+    return handleOver(
+      id,
+      current,
+      (listener) =>
+        this.changes((settled) => {
+          if (sameId(settled.process, id)) listener(settled)
+        }),
+      (id, cause) => this.#gate?.(id, cause),
+    )
   }
 
-  /** The process a request addresses, as it is connected now (404 if it is not). */
-  find(kind: ProcessKind, clientId?: number): ProcessEntry {
-    return kind === 'primary' ? this.primary() : this.secondary(kind, clientId ?? NaN)
+  /** Sets what a change found through `find` waits for before it is queued (see ChangeGate). */
+  gateChanges(gate: ChangeGate): void {
+    this.#gate = gate
   }
 
-  entries(): ProcessEntry[] {
-    return [...this.#served.values()]
+  /** Whether a process is served now. */
+  has(id: ProcessId): boolean {
+    const entry = this.#served.get(slotOf(id))
+    return entry !== undefined && sameId(entry.id, id)
+  }
+
+  /** Every served process's handle, in no particular order. */
+  processes(): ProcessHandle[] {
+    return [...this.#served.values()].map((entry) => entry.handle)
   }
 
   /** The primary first, then the secondaries by client id: stable for dashboards that diff it. */
   list(): ProcessListing[] {
-    return (this.#listing ??= this.entries()
+    return (this.#listing ??= [...this.#served.values()]
+      .map((entry) => entry.id)
       .sort((a, b) => (a.clientId ?? -Infinity) - (b.clientId ?? -Infinity))
-      .map(({ kind, clientId }) =>
-        kind === 'primary' ? { type: kind } : { type: kind, 'client-id': clientId! },
+      .map((id) =>
+        id.kind === 'primary' ? { type: id.kind } : { type: id.kind, 'client-id': id.clientId },
       ))
+  }
+
+  /**
+   * Calls `listener` with every command any served process settles, until the function returned
+   * is called: the one stream that the log, the memory, the events, the metrics and the fleet
+   * hear changes from.
+   */
+  changes(listener: (settled: Settled) => void): () => void {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
   }
 
   /** Fails every held command, and any handed over from now on (shutdown). */
@@ -144,41 +174,66 @@ export class Registry extends EventEmitter<RegistryEvents> {
     this.#held.clear()
   }
 
+  #entry(id: ProcessId): Entry {
+    const entry = this.#served.get(slotOf(id))
+    if (entry && sameId(entry.id, id)) return entry
+    throw new ControllerError(
+      'PROCESS_NOT_FOUND',
+      id.kind === 'primary' ? 'primary not found.' : `sec_id ${id.clientId} not found.`,
+    )
+  }
+
   #refuseAll(jobs: Job[]) {
     for (const job of jobs)
       refuse(job, 'not sent: the controller is shutting down', 'CONNECTION_CLOSED')
   }
 
-  #serve(entry: ProcessEntry, replaced: ProcessEntry | undefined) {
-    const key = keyOf(entry)
-    this.#served.set(key, entry)
-    this.#listing = undefined
-    if (replaced && active(replaced)) {
-      replaced.connection.send({
-        type: 'close',
-        reason: 'replaced by a new connection with the same identity',
-      })
+  /**
+   * Tells every listener; one that throws does not keep the others from hearing. A fault drops
+   * that process's connection (it reconnects on a clean one) and nothing else.
+   */
+  #tell(entry: Entry, settled: Settled) {
+    let fault: { error: unknown } | undefined
+    for (const listener of this.#listeners) {
+      try {
+        listener(settled)
+      } catch (error) {
+        fault ??= { error }
+      }
     }
-    this.emit('registered', entry, replaced)
-    const held = this.#held.get(key)
+    if (!fault) return
+    this.emit('fault', entry.handle, fault.error)
+    entry.handle.close('internal error in the controller')
+  }
+
+  #serve(entry: Entry, replaced: (Entry & { unsubscribe: () => void }) | undefined) {
+    const slot = slotOf(entry.id)
+    replaced?.unsubscribe()
+    const subscription = entry.connection.on('settled', ({ settled }) => this.#tell(entry, settled))
+    this.#served.set(slot, { ...entry, unsubscribe: () => subscription.unsubscribe() })
+    this.#listing = undefined
+    if (replaced && active(replaced))
+      replaced.handle.close('replaced by a new connection with the same identity')
+    this.emit('registered', entry.handle, replaced?.handle)
+    const held = this.#held.get(slot)
     if (!held) return
-    this.#held.delete(key)
+    this.#held.delete(slot)
     clearTimeout(held.timer)
-    if (held.kind === entry.kind) this.#resend(entry, held.jobs)
+    if (sameId(held.id, entry.id)) this.#resend(entry, held.jobs)
     else
       for (const job of held.jobs)
-        refuse(job, `not sent: ${processLabel(entry)} took over the id`, 'PROCESS_UNAVAILABLE')
+        refuse(job, `not sent: ${idText(entry.id)} took over the id`, 'PROCESS_UNAVAILABLE')
   }
 
-  #resend(entry: ProcessEntry, jobs: Job[]) {
-    for (const job of jobs) enqueue(entry.connection, job)
+  #resend(entry: Entry, jobs: Job[]) {
+    for (const job of jobs) entry.connection.send({ type: 'command', job })
   }
 
-  #nextStandby(key: string): ProcessEntry | undefined {
-    const waiting = (this.#standby.get(key) ?? []).filter(active)
+  #nextStandby(slot: string): Entry | undefined {
+    const waiting = (this.#standby.get(slot) ?? []).filter(active)
     const [next, ...rest] = waiting
-    if (rest.length) this.#standby.set(key, rest)
-    else this.#standby.delete(key)
+    if (rest.length) this.#standby.set(slot, rest)
+    else this.#standby.delete(slot)
     return next
   }
 }

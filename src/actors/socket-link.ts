@@ -3,16 +3,7 @@ import type { Socket } from 'node:net'
 import { fromCallback } from 'xstate'
 import { frameReader, type Framing } from '../protocol/frames.ts'
 
-export type LinkInput = {
-  socket: Socket
-  framing: Framing
-  maxReplyBytes: number
-  /**
-   * Offered each reply first: true when the connection took it without an event (the reply to the
-   * command in flight, see `takeReply`); otherwise it is sent back as `link.frame`.
-   */
-  take?: (frame: Buffer) => boolean
-}
+export type LinkInput = { socket: Socket; framing: Framing; maxReplyBytes: number }
 export type LinkEvent =
   | { type: 'link.frame'; frame: Buffer }
   | { type: 'link.closed'; reason: string }
@@ -37,7 +28,7 @@ export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInpu
         frameBytes = frames.frameBytes
         sendBack({ type: 'link.frameBytes', bytes: frameBytes })
       }
-      for (const frame of read.value) deliver(input, sendBack, frame)
+      for (const frame of read.value) sendBack({ type: 'link.frame', frame })
     })
     socket.on('error', (error) => (failure ??= `socket error: ${error.message}`)) // 'close' follows
     socket.on('close', () =>
@@ -47,12 +38,3 @@ export const socketLink = fromCallback<{ type: 'write'; line: string }, LinkInpu
     return () => socket.destroy()
   },
 )
-
-/** One reply from the process: taken by the connection at once, or sent back as an event. */
-export function deliver(
-  input: Pick<LinkInput, 'take'>,
-  sendBack: (event: LinkEvent) => void,
-  frame: Buffer,
-): void {
-  if (input.take?.(frame) !== true) sendBack({ type: 'link.frame', frame })
-}

@@ -3,9 +3,9 @@
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import { Gauge } from '../observe/prom.ts'
-import { askStatus } from '../actors/ask.ts'
-import { onCommandDone } from '../actors/process-connection.ts'
-import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import type { ProcessHandle } from '../actors/process-handle.ts'
+import type { Registry } from '../actors/registry.ts'
+import { statusOf } from '../protocol/kinds/status.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import type { Memory } from '../topology/memory.ts'
@@ -113,13 +113,12 @@ export async function startControllerFleet(
   side?.onChange(changed)
   const unsubscribe = hub.subscribe({ push: changed, close: () => undefined })
   // Reads change what a view shows without an event (the primary's rings): each command counts.
-  const onRegistered = (entry: ProcessEntry) => {
-    onCommandDone(entry.connection, changed)
-    // A first status read, so that observed shows the process (shared with any read in flight).
-    askStatus(entry.connection, entry.kind).catch(() => undefined)
-  }
+  const stopHearing = registry.changes(changed)
+  // A first status read, so that observed shows the process (shared with any read in flight).
+  const onRegistered = (process: ProcessHandle) =>
+    void process.ask(statusOf(process.id.kind)).catch(() => undefined)
   registry.on('registered', onRegistered)
-  for (const entry of registry.entries()) onRegistered(entry)
+  for (const process of registry.processes()) onRegistered(process)
   changed()
 
   return {
@@ -133,6 +132,7 @@ export async function startControllerFleet(
       clearTimeout(timer)
       unsubscribe()
       registry.off('registered', onRegistered)
+      stopHearing()
       side?.close()
       await link.close()
     },

@@ -7,7 +7,8 @@ import type { ProcessKey } from '../store/store.ts'
 import type { DesiredDocument } from '../topology/document.ts'
 import { driftOf, driftSamples, inSync } from '../topology/drift.ts'
 import type { Memory } from '../topology/memory.ts'
-import { entriesOf, processName, refOf } from '../topology/process-config.ts'
+import { entriesOf, idOfKey } from '../topology/process-config.ts'
+import { idText } from '../protocol/process-id.ts'
 import type { Restorer, RestoreMode } from '../topology/restore.ts'
 import { who } from '../topology/restore-run.ts'
 import type { DesiredRevision, DesiredUpdate } from './desired-sync.ts'
@@ -29,7 +30,7 @@ export type DesiredSideOptions = {
   key: string
 }
 
-const nameOf = (key: ProcessKey) => processName(refOf(key))
+const nameOf = (key: ProcessKey) => idText(idOfKey(key))
 const id = (key: ProcessKey) => `${key.section}/${key.clientId ?? ''}`
 
 /** Between the fleet link and what the controller remembers and restores. */
@@ -60,7 +61,7 @@ export function desiredSide(options: DesiredSideOptions) {
     const changed: ProcessKey[] = []
     for (const [key] of entriesOf(store.remembered()))
       if (!wanted.has(id(key))) {
-        memory.forget(refOf(key))
+        memory.forget(idOfKey(key))
         changed.push(key)
       }
     for (const { key, config } of wanted.values()) {
@@ -68,7 +69,7 @@ export function desiredSide(options: DesiredSideOptions) {
       store.put(key, config)
       changed.push(key)
       // Until restored, a client's change is added to it rather than copied from the process.
-      memory.setDrifting(refOf(key), !inSync(driftOf(registry, key, config)))
+      memory.setDrifting(idOfKey(key), !inSync(driftOf(registry, key, config)))
     }
     if (changed.length > 0)
       store.journal({
@@ -100,9 +101,8 @@ export function desiredSide(options: DesiredSideOptions) {
       'desired document from etcd remembered',
     )
     if (lost.length > 0) hub.publish('desired.lost', { revision, processes: lost })
-    const connected = new Set(registry.entries().map((e) => processName(e)))
     const drifting = entriesOf(remembered()).filter(
-      ([key, config]) => connected.has(nameOf(key)) && !inSync(driftOf(registry, key, config)),
+      ([key, config]) => registry.has(idOfKey(key)) && !inSync(driftOf(registry, key, config)),
     )
     const report = (next: ApplyProgress) => ((progress = next), listener())
     if (drifting.length === 0) return report({ revision, state: 'converged', total: 0, steps: [] })
@@ -115,7 +115,7 @@ export function desiredSide(options: DesiredSideOptions) {
         for (const [key, config] of drifting) {
           const drift = driftOf(registry, key, config)
           const about = drift.ok ? { steps: drift.plan.steps.length } : { refused: drift.refusal }
-          hub.publish('drift.detected', { ...who(refOf(key)), ...about })
+          hub.publish('drift.detected', { ...who(idOfKey(key)), ...about })
         }
       const reason = `--restore ${mode}: ${steps} steps of drift left to the operator, nothing sent`
       return report({

@@ -5,6 +5,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { RequestIdVariables } from 'hono/request-id'
 import { routePath } from 'hono/route'
 import type { Logger } from 'pino'
+import { ChangeLedger } from '../actors/change-ledger.ts'
 import type { Registry } from '../actors/registry.ts'
 import { lineWriter, type PlainFields } from '../log-line.ts'
 import type { EventHub } from '../observe/event-hub.ts'
@@ -101,14 +102,14 @@ export function createApp(options: AppOptions) {
   // Every change is remembered, and journaled, before its answer goes out.
   const { remember } = options
   const memory = remember && new Memory(remember.store, registry, log)
-  if (memory)
-    app.use(
-      recordChanges({
-        memory,
-        onJournaled: ({ by, requestId, method, path, status }) =>
-          hub.publish('journal.entry', { by, request_id: requestId, method, path, status }),
-      }),
-    )
+  app.use(
+    recordChanges({
+      ledger: new ChangeLedger(registry),
+      memory,
+      onJournaled: ({ by, requestId, method, path, status }) =>
+        hub.publish('journal.entry', { by, request_id: requestId, method, path, status }),
+    }),
+  )
   // Plan/apply steps go through the app itself, so each is checked like a client's request; an
   // apply plans once the restores under way are over.
   const applier = createApplier({
@@ -132,7 +133,7 @@ export function createApp(options: AppOptions) {
     })
   const deps = {
     registry,
-    processes: processesOf(registry, memory),
+    processes: processesOf(registry),
     memory,
     restorer,
     hub,

@@ -3,13 +3,13 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import type * as v from 'valibot'
-import { processHandle, type ProcessHandle } from '../actors/process-handle.ts'
+import type { Cause } from '../actors/job.ts'
+import { askingWith, type ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
+import { PRIMARY, processId } from '../protocol/process-id.ts'
 import type { Capability, Caps } from '../protocol/release.ts'
 import { portNeeds, type PortUse } from '../protocol/tokens.ts'
-import type { Memory } from '../topology/memory.ts'
-import { recording } from './record-changes.ts'
 import { check, readRecord } from './validate.ts'
 
 /**
@@ -22,35 +22,19 @@ function clientGone(c: Context): (() => boolean) | undefined {
   return () => outgoing.destroyed && !outgoing.writableFinished
 }
 
-declare module 'hono' {
-  interface ContextVariableMap {
-    /** The change commands this request made, for its log line (set once it addresses a process). */
-    told?: string[]
-  }
-}
-
-/** The request's list of the changes it made (its `http request` line tells them). */
-function toldOf(c: Context): string[] {
-  let told = c.get('told')
-  if (!told) c.set('told', (told = []))
-  return told
-}
-
-/** Finding processes on behalf of requests; with `memory`, their changes are remembered. */
-export function processesOf(registry: Registry, memory?: Memory) {
+/** Finding processes on behalf of requests: each command is caused by its request. */
+export function processesOf(registry: Registry) {
   return {
     /** The primary, or the secondary of this kind the request's `client_id` names (404 if none). */
     find(c: Context, kind: ProcessKind): ProcessHandle {
-      const entry = registry.find(
-        kind,
-        kind === 'primary' ? undefined : Number(c.req.param('client_id')),
-      )
-      const options = { requestId: c.get('requestId'), left: clientGone(c), told: toldOf(c) }
-      const handle = processHandle(registry, entry, options)
-      return memory ? recording(c, handle, memory) : handle
+      const id = kind === 'primary' ? PRIMARY : processId(kind, Number(c.req.param('client_id')))
+      return askingWith(registry.find(id), { cause: causeOf(c), left: clientGone(c) })
     },
   }
 }
+
+/** Why a request's commands are sent (set for every request by recordChanges). */
+export const causeOf = (c: Context): Cause | undefined => c.get('cause')
 export type Processes = ReturnType<typeof processesOf>
 
 /** A capability is possible for a process until it has shown whether it has it. */

@@ -1,19 +1,22 @@
-// The request path's part in remembering: each change a request sends is recorded, and its answer
-// goes out only once the remembered configuration and the journal entry are on disk.
+// The request path's part in the change stream: a request is the cause of the commands it sends;
+// once it is answered, its changes are handed to what the controller remembers, and the answer
+// goes out only when they are durable.
 import type { Context, MiddlewareHandler } from 'hono'
-import type { ProcessDescription } from '../actors/describe.ts'
-import type { ProcessHandle } from '../actors/process-handle.ts'
+import type { ChangeLedger } from '../actors/change-ledger.ts'
+import type { Cause } from '../actors/job.ts'
 import { ControllerError } from '../errors.ts'
-import { statusOf } from '../protocol/kinds/status.ts'
-import type { Memory, ChangeRecord } from '../topology/memory.ts'
-import { NOT_SENT } from '../topology/memory.ts'
-import { processName, type ProcessRef } from '../topology/process-config.ts'
+import type { ProcessId } from '../protocol/process-id.ts'
+import type { Memory } from '../topology/memory.ts'
 import { describePrincipal } from './auth.ts'
 
 declare module 'hono' {
   interface ContextVariableMap {
-    /** The change commands this request sent (set when the controller remembers). */
-    changes?: ChangeRecord
+    /** Why this request's commands are sent: its id and who made it. */
+    cause: Cause
+    /** Processes this request forgot (DELETE /v1/topology/desired/...), remembered with it. */
+    forgotten: ProcessId[]
+    /** The change commands this request made, for its log line. */
+    told?: string[]
   }
 }
 
@@ -27,36 +30,55 @@ export type JournaledRequest = {
 }
 
 /**
- * Records the changes of every request; after the handler, commits them with the journal entry
- * and waits until that is durable before the answer goes out. A commit that fails answers 500,
- * never a 2xx. A request that sent no change (reads, refusals) writes nothing and waits for nothing.
+ * Makes each request the cause of its commands, and collects the changes they made from the
+ * registry's change stream. After the handler, with a memory, they are remembered with the
+ * request's journal entry, and the answer waits until that is durable: a commit that fails
+ * answers 500, never a 2xx. A request that changed nothing writes nothing and waits for nothing.
  */
 export function recordChanges({
+  ledger,
   memory,
   onJournaled,
 }: {
-  memory: Memory
+  ledger: ChangeLedger
+  memory?: Memory
   /** Told each journaled change once it is durable (the event stream's `journal.entry`). */
   onJournaled?: (request: JournaledRequest) => void
 }) {
   return async function recordChangesOf(c: Context, next: () => Promise<void>) {
-    const record: ChangeRecord = { sent: [], forgotten: [] }
-    c.set('changes', record)
-    await next()
     const principal = c.get('principal')
+    const cause: Cause = {
+      requestId: c.get('requestId'),
+      by: describePrincipal(principal),
+      ...(principal.kind === 'restore' ? { restoring: true } : {}),
+    }
+    c.set('cause', cause)
+    c.set('forgotten', [])
+    ledger.begin(cause)
+    let changes
+    try {
+      await next()
+    } finally {
+      changes = ledger.end(cause)
+    }
+    c.set(
+      'told',
+      changes.flatMap((s) => (s.outcome.ok ? [s.line] : [])),
+    )
+    if (!memory) return
     const body = c.get('requestBody')
     const request = {
-      by: describePrincipal(principal),
-      requestId: c.get('requestId'),
+      by: cause.by,
+      requestId: cause.requestId,
       method: c.req.method,
       path: c.req.path,
       ...(body === undefined ? {} : { body }),
       status: c.res.status,
     }
-    const committed = memory.commit(record, request, principal.kind === 'restore')
-    if (!committed) return
+    const forgotten = c.get('forgotten')
+    if (changes.length === 0 && forgotten.length === 0) return
     try {
-      await committed
+      await memory.record(changes, forgotten, request, cause.restoring)
       onJournaled?.(request)
     } catch (error) {
       throw new ControllerError(
@@ -65,57 +87,4 @@ export function recordChanges({
       )
     }
   } satisfies MiddlewareHandler
-}
-
-/**
- * A handle whose change commands wait behind the process's restore (unless the request is one of
- * the restore's own steps) and are recorded with their outcome; reads pass as they are.
- */
-export function recording(c: Context, handle: ProcessHandle, memory: Memory): ProcessHandle {
-  const record = c.get('changes')
-  if (!record) return handle
-  const process: ProcessRef = { kind: handle.kind, clientId: handle.clientId }
-  const restoring = c.get('principal').kind === 'restore'
-  return {
-    ...handle,
-    async ask(command) {
-      if (command.read) return handle.ask(command)
-      const turn = restoring ? undefined : memory.turn(process)
-      if (turn) {
-        memory.log.debug(
-          { req: c.get('requestId'), process: processName(process) },
-          'change waits for the restore of its process',
-        )
-        await turn
-      }
-      const { line, effect: change } = command
-      let last: ProcessDescription | undefined
-      // The view now, as later changes left it; never a new connection's (the process restarted).
-      const view = () => {
-        try {
-          const now = handle.describe()
-          if (!last || (now.open && now.peer === last.peer)) last = now
-        } catch {
-          // gone: its connection's last view stays
-        }
-        return last?.view
-      }
-      try {
-        const value = await handle.ask(command)
-        // A 2020 primary's view does not follow its forwarder's changes (their effect is only the
-        // command): one status read brings it up to date before it is remembered.
-        if (change.kind === 'primary.changed') await handle.ask(statusOf('primary')).catch(() => {})
-        view()
-        record.sent.push({ process, line, change, outcome: 'ok', view })
-        return value
-      } catch (error) {
-        const code = (error as ControllerError).code
-        if (error instanceof ControllerError && !NOT_SENT.has(code)) {
-          const outcome = { error: code, message: error.message }
-          record.sent.push({ process, line, change, outcome, view })
-        }
-        throw error
-      }
-    },
-  }
 }

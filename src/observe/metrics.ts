@@ -1,10 +1,10 @@
 // Prometheus metrics (prom-client) of the controller and its processes, served at GET /metrics.
 import { Counter, Gauge, Histogram, Registry as MetricsRegistry } from './prom.ts'
-import { ask } from '../actors/ask.ts'
-import { describe } from '../actors/describe.ts'
-import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import type { ProcessHandle } from '../actors/process-handle.ts'
+import type { Registry } from '../actors/registry.ts'
 import type { PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
 import { primaryCommands } from '../protocol/kinds/primary.ts'
+import { PRIMARY } from '../protocol/process-id.ts'
 import type { Result } from '../protocol/result.ts'
 import { authRefusedCounter } from './auth-metrics.ts'
 import { CommandDurations } from './command-durations.ts'
@@ -76,8 +76,8 @@ export function createMetrics(processes: Registry) {
     registers,
     collect() {
       const counts = new Map<string, number>()
-      for (const { kind, connection } of processes.entries()) {
-        const key = `${kind} ${describe(connection).era}`
+      for (const process of processes.processes()) {
+        const key = `${process.id.kind} ${process.describe().era}`
         counts.set(key, (counts.get(key) ?? 0) + 1)
       }
       for (const kind of KINDS)
@@ -91,8 +91,8 @@ export function createMetrics(processes: Registry) {
     registers,
     collect() {
       this.reset()
-      for (const { connection } of processes.entries()) {
-        const { label, queueDepth } = describe(connection)
+      for (const process of processes.processes()) {
+        const { label, queueDepth } = process.describe()
         this.set({ process: label }, queueDepth)
       }
     },
@@ -103,17 +103,18 @@ export function createMetrics(processes: Registry) {
   // command timeout, past Prometheus's own, and lose every metric when they matter most. It starts
   // a refresh instead, answered by the next scrape.
   let refreshing = false
-  const refresh = (primary: ProcessEntry) => {
+  const refresh = (primary: ProcessHandle) => {
     if (refreshing) return
     refreshing = true
-    ask(primary.connection, primaryCommands.status())
+    primary
+      .ask(primaryCommands.status())
       .catch(() => undefined)
       .finally(() => (refreshing = false))
   }
   const lastRead = (): { status: PrimaryStatus; readAt: number } | undefined => {
-    const primary = processes.entries().find((e) => e.kind === 'primary')
-    if (!primary) return undefined
-    const { view } = describe(primary.connection)
+    if (!processes.has(PRIMARY)) return undefined
+    const primary = processes.find(PRIMARY)
+    const { view } = primary.describe()
     refresh(primary)
     return view?.kind === 'primary' && view.status && view.readAt !== undefined
       ? { status: view.status, readAt: view.readAt }

@@ -44,7 +44,7 @@ export function createApplier({
   let running = false
 
   async function planFor(desired: DesiredDocument, requestId: string) {
-    const live = await readTopology(registry, { requestId })
+    const live = await readTopology(registry, { cause: { requestId, by: `apply ${requestId}` } })
     const result = plan(live, desired)
     if (!result.ok) {
       const { field, reason } = result.refusal

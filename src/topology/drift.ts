@@ -1,11 +1,10 @@
 // Drift: the steps that would bring a process back to its remembered configuration, planned from
 // the controller's view of it (its last status read and every change since): no command is sent.
-import { describe } from '../actors/describe.ts'
 import type { Registry } from '../actors/registry.ts'
+import { idText, PRIMARY, type ProcessId } from '../protocol/process-id.ts'
 import type { ProcessKey, RememberedConfig, RememberedDocument } from '../store/store.ts'
 import { plan, type PlanResult } from './plan.ts'
-import { desiredOf, documentOf, entriesOf, infoOf, processName, refOf } from './process-config.ts'
-import type { ProcessRef } from './process-config.ts'
+import { desiredOf, documentOf, entriesOf, idOfKey, infoOf } from './process-config.ts'
 import type { TopologyDocument } from './read-topology.ts'
 
 /** One process's drift: the plan's steps and summary (none when in sync), or why it cannot be. */
@@ -15,17 +14,15 @@ export type Drift = PlanResult
  * The live document the planner needs for some processes: each as its view shows it (or why it
  * cannot be read), and the primary's status for the rings it has created.
  */
-export function liveOf(registry: Registry, refs: readonly ProcessRef[]): TopologyDocument {
+export function liveOf(registry: Registry, ids: readonly ProcessId[]): TopologyDocument {
   const document: TopologyDocument = { primary: {}, nfvs: {}, vfs: {}, mirrors: {} }
-  const entries = registry.entries()
-  const primary = entries.find((e) => e.kind === 'primary')
-  const view = primary && describe(primary.connection).view
+  const view = registry.has(PRIMARY) ? registry.find(PRIMARY).describe().view : undefined
   if (view?.kind === 'primary' && view.status) document.primary = view.status
-  for (const ref of refs) {
-    const entry = entries.find((e) => e.kind === ref.kind && e.clientId === ref.clientId)
-    const info = entry && infoOf(ref, describe(entry.connection).view)
-    const one = documentOf(ref, info ?? { error: entry ? 'not read yet' : 'not connected' })
-    if (ref.kind === 'primary') document.primary = one.primary
+  for (const id of ids) {
+    const connected = registry.has(id)
+    const info = connected ? infoOf(id, registry.find(id).describe().view) : undefined
+    const one = documentOf(id, info ?? { error: connected ? 'not read yet' : 'not connected' })
+    if (id.kind === 'primary') document.primary = one.primary
     for (const section of ['nfvs', 'vfs', 'mirrors'] as const)
       Object.assign(document[section], one[section])
   }
@@ -34,7 +31,7 @@ export function liveOf(registry: Registry, refs: readonly ProcessRef[]): Topolog
 
 /** The plan from a process's view to its remembered configuration. */
 export const driftOf = (registry: Registry, key: ProcessKey, config: RememberedConfig): Drift =>
-  plan(liveOf(registry, [refOf(key)]), desiredOf([[key, config]]))
+  plan(liveOf(registry, [idOfKey(key)]), desiredOf([[key, config]]))
 
 /** Whether a process's view matches its remembered configuration (a refusal does not). */
 export const inSync = (drift: Drift) => drift.ok && drift.plan.steps.length === 0
@@ -62,10 +59,10 @@ export function driftDocument(registry: Registry, remembered: RememberedDocument
 
 /** Each remembered, connected process's drift in steps (or refused), by name, for the metrics. */
 export function driftSamples(registry: Registry, remembered: RememberedDocument) {
-  const connected = new Set(registry.entries().map((e) => processName(e)))
   return entriesOf(remembered).flatMap(([key, config]) => {
-    const process = processName(refOf(key))
-    if (!connected.has(process)) return []
+    const id = idOfKey(key)
+    if (!registry.has(id)) return []
+    const process = idText(id)
     const drift = driftOf(registry, key, config)
     return [
       drift.ok ? { process, steps: drift.plan.steps.length } : { process, refused: true as const },

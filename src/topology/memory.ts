@@ -1,40 +1,17 @@
-// What the controller remembers of each process, kept with every change it confirms: the request
-// path records the commands it sent, and commits them with their journal entry in one transaction.
+// What the controller remembers of each process, kept with every change it confirms: each request's
+// (or step's) changes, heard on the registry's change stream, with its journal entry in one
+// transaction.
 import type { Logger } from 'pino'
+import type { Settled } from '../actors/process-connection.ts'
 import type { Registry } from '../actors/registry.ts'
-import type { ErrorCode } from '../errors.ts'
-import type { Change } from '../protocol/effects.ts'
+import { statusOf } from '../protocol/kinds/status.ts'
+import { idText, PRIMARY, type ProcessId } from '../protocol/process-id.ts'
 import type { ProcessView } from '../state/process-view.ts'
 import type { JournalCommand, JournalEntry, Store } from '../store/store.ts'
 import { driftOf, inSync } from './drift.ts'
-import { configOfView, processName, storeKey, withChanges } from './process-config.ts'
-import type { ProcessRef } from './process-config.ts'
+import { configOfView, storeKey, withChanges } from './process-config.ts'
 
-/** A change command a request sent (or may have: it failed after it was written), and its outcome. */
-export type SentCommand = {
-  process: ProcessRef
-  line: string
-  change: Change
-  outcome: 'ok' | { error: ErrorCode; message: string }
-  /** The process's view now (its connection's, if it has gone since). */
-  view: () => ProcessView | undefined
-}
-
-/** The change commands one request sent, in the order they were answered, and what it forgot. */
-export type ChangeRecord = { sent: SentCommand[]; forgotten: ProcessRef[] }
-
-/** Failures that say the command never reached the process: nothing to journal. */
-export const NOT_SENT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'INVALID_REQUEST',
-  'QUEUE_FULL',
-  'PROCESS_UNAVAILABLE',
-  'PROCESS_UNRESPONSIVE',
-  'PROCESS_NOT_FOUND',
-  'NOT_IN_RELEASE',
-  'CLIENT_GONE',
-])
-
-/** The request a record belongs to, as the journal tells it. */
+/** The request a set of changes belongs to, as the journal tells it. */
 export type RecordedRequest = Omit<JournalEntry, 'commands' | 'processes' | 'time'>
 
 /**
@@ -54,30 +31,40 @@ export class Memory {
     this.store = store
     this.log = log
     this.#registry = registry
+    // A client's change to a process waits behind its restore; the restore's own steps do not.
+    registry.gateChanges((id, cause) => {
+      const turn = cause?.restoring ? undefined : this.turn(id)
+      if (turn)
+        log.debug(
+          { req: cause?.requestId, process: idText(id) },
+          'change waits for the restore of its process',
+        )
+      return turn
+    })
   }
 
   /** Whether a process is known to drift from its remembered configuration. */
-  drifting(ref: ProcessRef): boolean {
-    return this.#drifting.has(processName(ref))
+  drifting(ref: ProcessId): boolean {
+    return this.#drifting.has(idText(ref))
   }
 
   /** Marks a process as drifting or not. */
-  setDrifting(ref: ProcessRef, drifting: boolean): void {
-    if (drifting) this.#drifting.add(processName(ref))
-    else this.#drifting.delete(processName(ref))
+  setDrifting(ref: ProcessId, drifting: boolean): void {
+    if (drifting) this.#drifting.add(idText(ref))
+    else this.#drifting.delete(idText(ref))
   }
 
   /** What a change to a process must wait for (its restore), or undefined. */
-  turn(ref: ProcessRef): Promise<void> | undefined {
-    return this.#turns.get(processName(ref))
+  turn(ref: ProcessId): Promise<void> | undefined {
+    return this.#turns.get(idText(ref))
   }
 
   /**
    * Runs `work` once the process's earlier work is over; changes to it wait until `work` is over
    * too (reads do not). Taken at once: a change arriving in the same turn already waits.
    */
-  exclusive<T>(ref: ProcessRef, work: () => Promise<T>): Promise<T> {
-    const name = processName(ref)
+  exclusive<T>(ref: ProcessId, work: () => Promise<T>): Promise<T> {
+    const name = idText(ref)
     const result = (this.#turns.get(name) ?? Promise.resolve()).then(work)
     const turn = result.then(
       () => undefined,
@@ -98,41 +85,60 @@ export class Memory {
   }
 
   /** Forgets a process: it will not be restored. */
-  forget(ref: ProcessRef): void {
+  forget(ref: ProcessId): void {
     const key = storeKey(ref)
     if (key) this.store.put(key, undefined)
     this.setDrifting(ref, false)
   }
 
   /**
-   * Queues, in one synchronous run (one transaction), each touched process's new configuration
-   * and the request's journal entry; resolves once both are durable. Nothing is written for a
-   * request that sent no change and forgot nothing. A restore's own steps leave the configuration
-   * as it is: they bring the process back to it.
+   * Remembers what one request changed: each touched process's new configuration and the
+   * request's journal entry are queued in one synchronous run (one transaction); resolves once
+   * both are durable. Nothing is written for a request that changed nothing and forgot nothing.
+   * A restore's own steps leave the configuration as it is: they bring the process back to it. A
+   * 2020 primary's view does not follow its forwarder's changes (their effect is only the
+   * command): it is read once before it is remembered.
    */
-  commit(
-    record: ChangeRecord,
+  async record(
+    changes: readonly Settled[],
+    forgotten: readonly ProcessId[],
     request: RecordedRequest,
-    restore = false,
-  ): Promise<void> | undefined {
-    if (record.sent.length === 0 && record.forgotten.length === 0) return undefined
-    for (const process of record.forgotten) this.forget(process)
-    const byProcess = new Map<string, SentCommand[]>()
-    for (const sent of record.sent) {
-      const name = processName(sent.process)
-      byProcess.set(name, [...(byProcess.get(name) ?? []), sent])
+    restoring = false,
+  ): Promise<void> {
+    if (changes.length === 0 && forgotten.length === 0) return
+    const views = new Map<string, ProcessView | undefined>()
+    for (const { process, after } of changes) views.set(idText(process), after)
+    if (!restoring && changes.some((s) => s.outcome.ok && s.change?.kind === 'primary.changed'))
+      views.set('primary', await this.#primaryView(views.get('primary')))
+    for (const process of forgotten) this.forget(process)
+    const byProcess = new Map<string, Settled[]>()
+    for (const settled of changes) {
+      const name = idText(settled.process)
+      byProcess.set(name, [...(byProcess.get(name) ?? []), settled])
     }
-    if (!restore) for (const sent of byProcess.values()) this.#remember(sent)
-    const commands: JournalCommand[] = record.sent.map(({ line, outcome }) => ({ line, outcome }))
-    const processes = [...byProcess.keys(), ...record.forgotten.map(processName)]
+    if (!restoring)
+      for (const [name, settled] of byProcess) this.#remember(settled, views.get(name))
+    const commands: JournalCommand[] = changes.map(({ line, outcome }) => ({
+      line,
+      outcome: outcome.ok ? 'ok' : { error: outcome.code, message: outcome.message },
+    }))
+    const processes = [...byProcess.keys(), ...forgotten.map(idText)]
     this.store.journal({ ...request, commands, processes })
     return this.store.sync()
   }
 
-  #remember(sent: SentCommand[]): void {
-    const { process } = sent[0]!
+  /** The primary's view after a status read (or as it was, if the read fails). */
+  async #primaryView(was: ProcessView | undefined): Promise<ProcessView | undefined> {
+    if (!this.#registry.has(PRIMARY)) return was
+    const primary = this.#registry.find(PRIMARY)
+    await primary.ask(statusOf('primary')).catch(() => undefined)
+    return primary.describe().view ?? was
+  }
+
+  #remember(changes: Settled[], view: ProcessView | undefined): void {
+    const { process } = changes[0]!
     const key = storeKey(process)
-    const done = sent.filter((s) => s.outcome === 'ok').map((s) => s.change)
+    const done = changes.flatMap((s) => (s.outcome.ok && s.change ? [s.change] : []))
     if (!key || done.length === 0) return
     if (done.some((change) => change.kind === 'exit')) return this.forget(process)
     // Recalled only while drifting: a recall parses the remembered JSON, and most changes copy the view.
@@ -144,7 +150,7 @@ export class Memory {
       if (inSync(driftOf(this.#registry, key, config))) this.setDrifting(process, false)
       return
     }
-    const config = configOfView(process, sent.at(-1)!.view())
+    const config = configOfView(process, view)
     if (config) this.store.put(key, config)
   }
 }

@@ -1,8 +1,9 @@
 // The topology document: every connected process's state, read through the coalesced status.
-import { askStatus } from '../actors/ask.ts'
-import type { JobOptions } from '../actors/job.ts'
+import type { AskOptions } from '../actors/job.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../protocol/bodies.ts'
+import { statusOf } from '../protocol/kinds/status.ts'
+import { byId, SECTIONS } from '../protocol/process-id.ts'
 
 /** A process that could not be read within the command timeout. */
 export type Unreadable = { error: string }
@@ -20,28 +21,25 @@ export type TopologyDocument = {
   pcaps?: Record<string, PcapInfo | Unreadable>
 }
 
-const SECTIONS = { nfv: 'nfvs', vf: 'vfs', mirror: 'mirrors', pcap: 'pcaps' } as const
-
 /** One `status` per process, all in parallel; a failed read becomes `{"error": ...}`. */
 export async function readTopology(
   registry: Registry,
-  options?: JobOptions,
+  options?: AskOptions,
 ): Promise<TopologyDocument> {
-  const entries = registry.entries().sort((a, b) => (a.clientId ?? -1) - (b.clientId ?? -1))
+  const processes = registry.processes().sort((a, b) => byId(a.id, b.id))
   const states = await Promise.all(
-    entries.map((entry) =>
-      askStatus(entry.connection, entry.kind, options).catch((error: Error): Unreadable => ({
-        error: error.message,
-      })),
+    processes.map((process) =>
+      process
+        .ask(statusOf(process.id.kind), options)
+        .catch((error: Error): Unreadable => ({ error: error.message })),
     ),
   )
   const document: TopologyDocument = { primary: {}, nfvs: {}, vfs: {}, mirrors: {} }
-  entries.forEach((entry, i) => {
+  processes.forEach(({ id }, i) => {
     const state = states[i]!
-    if (entry.kind === 'primary') document.primary = state as TopologyDocument['primary']
+    if (id.kind === 'primary') document.primary = state as TopologyDocument['primary']
     else
-      ((document[SECTIONS[entry.kind]] ??= {}) as Record<string, object>)[String(entry.clientId)] =
-        state
+      ((document[SECTIONS[id.kind]] ??= {}) as Record<string, object>)[String(id.clientId)] = state
   })
   return document
 }

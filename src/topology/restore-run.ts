@@ -1,12 +1,11 @@
 // Runs a restore's planned steps through the app, and tells it per process: started, each step, and
 // done or failed (events, log lines, the restores counted).
 import type { Logger } from 'pino'
-import { processLabel } from '../actors/label.ts'
-import type { ProcessEntry } from '../actors/registry.ts'
+import type { ProcessHandle } from '../actors/process-handle.ts'
+import { idText, type ProcessId } from '../protocol/process-id.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Memory } from './memory.ts'
 import type { Plan, Refusal } from './plan.ts'
-import { processName, type ProcessRef } from './process-config.ts'
 import { processOfPath, runSteps, type Run } from './run-steps.ts'
 
 /**
@@ -31,7 +30,7 @@ type Options = {
 }
 
 /** A process as events name it: `{"kind": "vf", "client-id": 2}`. */
-export const who = ({ kind, clientId }: ProcessRef) =>
+export const who = ({ kind, clientId }: ProcessId) =>
   clientId === undefined ? { kind } : { kind, 'client-id': clientId }
 
 /** Runs restores, each under an id of its own (`restore-3`) or of the request that asked for it. */
@@ -39,22 +38,23 @@ export function restoreRunner({ memory, hub, log, dispatch, onOutcome }: Options
   let count = 0
   return {
     /** A restore the planner refuses: nothing is sent, and it is drift (with the reason). */
-    refused(ref: ProcessRef, refusal: Refusal, request?: string) {
+    refused(ref: ProcessId, refusal: Refusal, request?: string) {
       memory.setDrifting(ref, true)
       onOutcome('refused')
       const restore = request ?? `restore-${++count}`
       log.warn(
-        { by: 'restore', restore, process: processName(ref), refused: refusal },
+        { by: 'restore', restore, process: idText(ref), refused: refusal },
         'restore refused',
       )
       hub.publish('restore.failed', { ...who(ref), restore, refused: refusal })
     },
 
     /**
-     * Runs a plan of these processes (which hold their turns). `entry`: the connection an automatic
-     * restore is for; if it goes meanwhile, the rest is not sent (the next one is planned afresh).
+     * Runs a plan of these processes (which hold their turns). `connection`: the connection an
+     * automatic restore is for; if it goes meanwhile, the rest is not sent (the next one is planned
+     * afresh).
      */
-    async run(refs: ProcessRef[], planned: Plan, request?: string, entry?: ProcessEntry) {
+    async run(refs: ProcessId[], planned: Plan, request?: string, connection?: ProcessHandle) {
       const restore = request ?? `restore-${++count}`
       // Each process's steps are counted in its own restore: `3 of 7` is the vf's third step.
       const own = new Map<string, number[]>()
@@ -62,14 +62,14 @@ export function restoreRunner({ memory, hub, log, dispatch, onOutcome }: Options
         const name = processOfPath(step.path)
         own.set(name, [...(own.get(name) ?? []), i + 1])
       }
-      const ref = (name: string) => refs.find((r) => processName(r) === name)!
+      const ref = (name: string) => refs.find((r) => idText(r) === name)!
       for (const [name, numbers] of own)
         hub.publish('restore.started', { ...who(ref(name)), restore, total: numbers.length })
       const result: Run = await runSteps(
         planned.steps,
         (step, number) => {
-          if (entry && entry.connection.getSnapshot().status !== 'active')
-            return new Response(`${processLabel(entry)} disconnected during its restore`, {
+          if (connection && !connection.describe().open)
+            return new Response(`${idText(connection.id)} disconnected during its restore`, {
               status: 503,
               headers: { 'X-Error-Code': 'PROCESS_UNAVAILABLE' },
             })

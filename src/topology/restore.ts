@@ -1,15 +1,16 @@
 // Restores: on every (re)connection of a process with a remembered configuration, after its first
 // status read, plan it back and (--restore on) run the steps through the app, as apply does.
 import type { Logger } from 'pino'
-import { askStatus } from '../actors/ask.ts'
-import { processLabel } from '../actors/label.ts'
-import type { ProcessEntry, Registry } from '../actors/registry.ts'
+import type { ProcessHandle } from '../actors/process-handle.ts'
+import type { Registry } from '../actors/registry.ts'
+import { statusOf } from '../protocol/kinds/status.ts'
+import { idText, type ProcessId } from '../protocol/process-id.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { ProcessKey, RememberedConfig } from '../store/store.ts'
 import { driftOf, inSync, liveOf } from './drift.ts'
 import type { Memory } from './memory.ts'
 import { plan, type Refusal } from './plan.ts'
-import { desiredOf, processName, refOf, storeKey, type ProcessRef } from './process-config.ts'
+import { desiredOf, idOfKey, storeKey } from './process-config.ts'
 import { restoreRunner, who, type RestoreDispatch, type RestoreOutcome } from './restore-run.ts'
 
 export type { RestoreDispatch, RestoreOutcome } from './restore-run.ts'
@@ -29,8 +30,8 @@ type Options = {
 
 // Code units, not localeCompare: names are ASCII ("nfv:1"), and a collator has node load ICU's
 // data, 2-8 MiB of RSS for the rest of the process's life (issue 21).
-const byName = (a: ProcessRef, b: ProcessRef) => {
-  const [x, y] = [processName(a), processName(b)]
+const byName = (a: ProcessId, b: ProcessId) => {
+  const [x, y] = [idText(a), idText(b)]
   return x < y ? -1 : x > y ? 1 : 0
 }
 
@@ -41,11 +42,11 @@ export function startRestorer(options: Options) {
   let primaryRead: Promise<unknown> = Promise.resolve()
 
   /** After a process's first status read: in sync, restored, reported, or refused. */
-  async function identified(entry: ProcessEntry) {
-    const ref: ProcessRef = { kind: entry.kind, clientId: entry.clientId }
-    const process = processLabel(entry)
+  async function identified(handle: ProcessHandle) {
+    const ref = handle.id
+    const process = idText(ref)
     try {
-      await askStatus(entry.connection, entry.kind)
+      await handle.ask(statusOf(ref.kind))
     } catch (error) {
       log.warn({ process, err: error }, 'first status read failed: not compared with memory')
       return
@@ -65,24 +66,28 @@ export function startRestorer(options: Options) {
       return
     }
     const { steps, summary } = drift.plan
-    if (mode === 'on') return void (await runner.run([ref], drift.plan, undefined, entry))
+    if (mode === 'on') return void (await runner.run([ref], drift.plan, undefined, handle))
     log.info({ process, steps: steps.length }, 'process drifts from its remembered configuration')
     hub.publish('drift.detected', { ...who(ref), steps: steps.length, summary })
   }
 
-  registry.on('registered', (entry) => {
-    const turn = memory.exclusive({ kind: entry.kind, clientId: entry.clientId }, () =>
-      identified(entry),
-    )
-    if (entry.kind === 'primary') primaryRead = turn.catch(() => undefined)
+  registry.on('registered', (handle) => {
+    const turn = memory.exclusive(handle.id, () => identified(handle))
+    if (handle.id.kind === 'primary') primaryRead = turn.catch(() => undefined)
     turn.catch((error: Error) => log.error({ err: error }, 'internal error in a restore'))
   })
 
   /** The named processes, once each one's turn comes, read afresh, planned and restored together. */
   async function restoreNow(keys: ProcessKey[], request: string) {
-    const refs = keys.map(refOf)
-    const connected = registry.entries().filter((e) => refs.some((r) => byName(r, e) === 0))
-    await Promise.all(connected.map((e) => askStatus(e.connection, e.kind).catch(() => {})))
+    const ids = keys.map(idOfKey).filter((id) => registry.has(id))
+    await Promise.all(
+      ids.map((id) =>
+        registry
+          .find(id)
+          .ask(statusOf(id.kind))
+          .catch(() => {}),
+      ),
+    )
     const wanted: [ProcessKey, RememberedConfig][] = []
     const refused: Record<string, Refusal> = {}
     for (const key of keys) {
@@ -91,21 +96,21 @@ export function startRestorer(options: Options) {
       const drift = driftOf(registry, key, config)
       if (drift.ok) wanted.push([key, config])
       else {
-        refused[processName(refOf(key))] = drift.refusal
-        runner.refused(refOf(key), drift.refusal, request)
+        refused[idText(idOfKey(key))] = drift.refusal
+        runner.refused(idOfKey(key), drift.refusal, request)
       }
     }
     const planned = plan(
       liveOf(
         registry,
-        wanted.map(([key]) => refOf(key)),
+        wanted.map(([key]) => idOfKey(key)),
       ),
       desiredOf(wanted),
     )
     // Each of them planned alone: together (the same live state, the same rings) they plan too.
     if (!planned.ok) throw new Error(`restore plan refused: ${planned.refusal.reason}`)
     const run = await runner.run(
-      wanted.map(([key]) => refOf(key)),
+      wanted.map(([key]) => idOfKey(key)),
       planned.plan,
       request,
     )
@@ -118,7 +123,7 @@ export function startRestorer(options: Options) {
      * so that two restores never wait for each other); a refused one is left out and named.
      */
     restore(keys: ProcessKey[], request: string) {
-      const refs = keys.map(refOf).sort(byName)
+      const refs = keys.map(idOfKey).sort(byName)
       const hold = (i: number): ReturnType<typeof restoreNow> =>
         i < refs.length ? memory.exclusive(refs[i]!, () => hold(i + 1)) : restoreNow(keys, request)
       return hold(0)

@@ -28,7 +28,7 @@ test('the caps are the same object until the process shows more of its release',
   const after = capsNow(c.actor)
   assert.is.not(after, first)
   assert.is(after?.frameBytes, 32768)
-  assert.equal(describe(c.actor).label, 'nfv 1')
+  assert.equal(describe(c.actor).label, 'nfv:1')
 })
 
 test.run()

@@ -1,7 +1,7 @@
 // A job and its waiting requests: each decodes the one reply with its own command, or fails typed.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { answer, createJob, live, refuse } from '../../src/actors/job.ts'
+import { answer, createJob, effectOfReply, joined, live, refuse } from '../../src/actors/job.ts'
 import type { ControllerError } from '../../src/errors.ts'
 import type { NfvInfo } from '../../src/protocol/bodies.ts'
 import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
@@ -17,10 +17,11 @@ const rejection = (promise: Promise<unknown>) =>
   )
 
 test('a change: the fields the queue and the view need, from its command', () => {
-  const { job } = createJob(nfv.addPort('ring:1'), { requestId: 'r1' })
+  const cause = { requestId: 'r1', by: 'ops' }
+  const { job } = createJob(nfv.addPort('ring:1'), { cause })
   assert.equal(
-    [job.line, job.metric, job.read, job.closes, job.change, job.requestId],
-    ['add ring:1', 'add', false, false, { kind: 'port.add', port: 'ring:1' }, 'r1'],
+    [job.line, job.metric, job.read, job.closes, job.change, job.cause],
+    ['add ring:1', 'add', false, false, { kind: 'port.add', port: 'ring:1' }, cause],
   )
   assert.is(createJob(nfv.exit()).job.closes, true)
   assert.is(createJob(nfv.status()).job.change, undefined, 'a read changes nothing')
@@ -28,7 +29,8 @@ test('a change: the fields the queue and the view need, from its command', () =>
 
 test("a reply: the request resolves with its decoded value, the job's effect is the observation", async () => {
   const { job, promise } = createJob(nfv.status())
-  const effect = answer(job, ok(RUNNING))
+  const effect = effectOfReply(job, ok(RUNNING))
+  answer(job, ok(RUNNING))
   assert.is((await promise).status, 'Running')
   assert.equal(effect, {
     ok: true,
@@ -39,8 +41,7 @@ test("a reply: the request resolves with its decoded value, the job's effect is 
 test('a joined request gets a reply of its own type, decoded once for all', async () => {
   const first = createJob(nfv.status())
   const second = createJob(nfv.status())
-  first.job.waiters.push(...second.job.waiters)
-  answer(first.job, ok(RUNNING))
+  answer(joined(first.job, second.job), ok(RUNNING))
   const [a, b] = await Promise.all([first.promise, second.promise])
   assert.is(a.status, 'Running')
   assert.is(a, b, 'one decoded object, shared')
@@ -48,17 +49,23 @@ test('a joined request gets a reply of its own type, decoded once for all', asyn
 
 test('a reply that does not decode rejects the request with the decoder failure', async () => {
   const { job, promise } = createJob(nfv.status())
-  const effect = answer(job, ok(fixedReply('{"nope": 1}')))
-  assert.is(effect.ok, false)
+  const reply = ok(fixedReply('{"nope": 1}'))
+  assert.is(effectOfReply(job, reply).ok, false)
+  answer(job, reply)
   assert.match(await rejection(promise), /^BAD_REPLY /)
 })
 
 test('no reply: every request rejects with that code and message', async () => {
   const first = createJob(nfv.status())
   const second = createJob(nfv.status())
-  first.job.waiters.push(...second.job.waiters)
-  const effect = answer(first.job, fail('no reply within 5 ms', 'REPLY_TIMEOUT'))
-  assert.equal(effect, { ok: false, code: 'REPLY_TIMEOUT', message: 'no reply within 5 ms' })
+  const both = joined(first.job, second.job)
+  const none = fail('no reply within 5 ms', 'REPLY_TIMEOUT')
+  answer(both, none)
+  assert.equal(effectOfReply(both, none), {
+    ok: false,
+    code: 'REPLY_TIMEOUT',
+    message: 'no reply within 5 ms',
+  })
   assert.equal(await Promise.all([rejection(first.promise), rejection(second.promise)]), [
     'REPLY_TIMEOUT no reply within 5 ms',
     'REPLY_TIMEOUT no reply within 5 ms',
@@ -79,7 +86,8 @@ test('a decoder that throws is an INTERNAL failure of its request, never an exce
     },
   }
   const { job, promise } = createJob(broken)
-  assert.equal(answer(job, ok(RUNNING)), {
+  answer(job, ok(RUNNING))
+  assert.equal(effectOfReply(job, ok(RUNNING)), {
     ok: false,
     code: 'INTERNAL',
     message: 'decoding the reply failed: boom',
@@ -92,11 +100,12 @@ test('a job is live until every one of its requests has aborted', () => {
   const b = new AbortController()
   const first = createJob(nfv.status(), { signal: a.signal })
   const second = createJob(nfv.status(), { signal: b.signal })
-  first.job.waiters.push(...second.job.waiters)
+  const both = joined(first.job, second.job)
   a.abort()
-  assert.is(live(first.job), true)
+  assert.is(live(both), true)
   b.abort()
-  assert.is(live(first.job), false)
+  assert.is(live(both), false)
+  assert.is(first.job.waiters.length, 1, 'joining made a new job; the first is as it was')
 })
 
 test.run()

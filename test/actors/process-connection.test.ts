@@ -4,7 +4,7 @@ import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
 import { vfCommands } from '../../src/protocol/kinds/vf.ts'
 import { createJob } from '../../src/actors/job.ts'
-import { onCommandDone } from '../../src/actors/process-connection.ts'
+import { askOn } from '../../src/actors/process-handle.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 
@@ -21,8 +21,10 @@ test('a secondary is asked _get_client_id first and identified from the reply', 
   assert.equal(c.written, ['_get_client_id'])
   assert.is(c.state(), 'identifying')
   c.reply(fixedReply('7'))
-  assert.equal(c.identified, [{ type: 'identified', kind: 'nfv', clientId: 7, era: '18.11' }])
-  assert.is(c.state(), 'ready')
+  assert.equal(c.identified, [
+    { type: 'identified', id: { kind: 'nfv', clientId: 7 }, era: '18.11' },
+  ])
+  assert.equal(c.state(), { ready: 'idle' })
 })
 
 const PRIMARY_STATUS = fixedReply('{"phy_ports": [], "ring_ports": []}')
@@ -32,7 +34,7 @@ test('the primary is probed with status and identified by a primary status reply
   assert.equal(c.written, ['status'])
   assert.equal(c.identified, [])
   c.reply(PRIMARY_STATUS)
-  assert.equal(c.identified, [{ type: 'identified', kind: 'primary', era: '18.11' }])
+  assert.equal(c.identified, [{ type: 'identified', id: { kind: 'primary' }, era: '18.11' }])
 })
 
 test('a peer on the primary port that does not answer like a primary never becomes the primary', () => {
@@ -102,7 +104,7 @@ test('a command without a reply fails with a timeout, and commands queued behind
   await flush()
   assert.equal(c.written.slice(1), ['status'])
   assert.match(c.outcomes[0]!, /^REPLY_TIMEOUT no reply within 1000 ms/)
-  assert.match(c.outcomes[1]!, /^PROCESS_UNRESPONSIVE not sent: nfv 1 did not answer/)
+  assert.match(c.outcomes[1]!, /^PROCESS_UNRESPONSIVE not sent: nfv:1 did not answer/)
 })
 
 test('each command times out counted from when it was written, not from the one before it', async () => {
@@ -119,100 +121,84 @@ test('each command times out counted from when it was written, not from the one 
   assert.match(c.outcomes[1]!, /^REPLY_TIMEOUT no reply within 1000 ms/)
 })
 
-test('commands and their replies reach the connection with no event: a round trip costs its machine none', async () => {
+test('every command and every reply is an event of the machine', async () => {
   const c = identifiedNfv()
   const before = c.events.length
-  for (let i = 0; i < 5; i++) void c.ask(nfv.patch('ring:0', `ring:${i + 1}`))
+  for (let i = 0; i < 3; i++) void c.ask(nfv.patch('ring:0', `ring:${i + 1}`))
   assert.equal(c.written.slice(1), ['patch ring:0 ring:1'], 'the first is written at once')
-  assert.equal(c.events.slice(before), [], 'no event: the rest wait in the queue')
-  for (let i = 0; i < 5; i++) c.reply(fixedReply('patch'))
+  assert.equal(c.events.slice(before), ['command', 'command', 'command'])
+  for (let i = 0; i < 3; i++) c.reply(fixedReply('patch'))
   await flush()
   assert.equal(
     c.written.slice(1),
-    [0, 1, 2, 3, 4].map((i) => `patch ring:0 ring:${i + 1}`),
+    [0, 1, 2].map((i) => `patch ring:0 ring:${i + 1}`),
   )
-  assert.equal(c.events.slice(before), [], 'each reply was taken without an event')
-  assert.equal(c.outcomes, Array<string>(5).fill('ok'))
+  assert.equal(c.events.slice(before + 3), ['link.frame', 'link.frame', 'link.frame'])
+  assert.equal(c.outcomes, Array<string>(3).fill('ok'))
 })
 
-test('a listener that throws on a reply taken without an event ends that connection, as an action would', async () => {
+test('the states say what the connection is doing: identifying, idle, awaiting a reply, discarding a late one, closed', () => {
+  const c = fakeConnection('secondary')
+  assert.is(c.state(), 'identifying')
+  c.reply(fixedReply('1'))
+  assert.equal(c.state(), { ready: 'idle' })
+  void c.ask(nfv.status())
+  assert.equal(c.state(), { ready: 'awaitingReply' })
+  c.clock.increment(1000)
+  assert.is(c.state(), 'discardingLateReply')
+  c.reply(NFV_STATUS('idling'))
+  assert.equal(c.state(), { ready: 'idle' })
+  c.close()
+  assert.is(c.state(), 'closed')
+})
+
+test('each settled command is emitted once, with the view before and after and who caused it', async () => {
   const c = identifiedNfv()
-  const errors: unknown[] = []
-  c.actor.subscribe({ error: (error) => errors.push(error) })
-  const told: string[] = []
-  onCommandDone(c.actor, ({ line }) => told.push(line))
-  onCommandDone(c.actor, () => {
-    throw new Error('listener fault')
-  })
+  const cause = { requestId: 'r-1', by: 'ops' }
+  void askOn(c.actor, nfv.forward(), { cause })
+  c.reply(fixedReply('forward'))
+  await flush()
+  const [settled] = c.settled
+  assert.is(c.settled.length, 1)
+  assert.equal(settled!.process, { kind: 'nfv', clientId: 1 })
+  assert.is(settled!.line, 'forward')
+  assert.equal(settled!.change, { kind: 'nfv.forward' })
+  assert.ok(settled!.outcome.ok)
+  assert.equal(settled!.before, { kind: 'nfv' })
+  assert.equal(settled!.after, { kind: 'nfv', status: 'Running' })
+  assert.is(settled!.cause, cause)
+})
+
+test('the context changes only by assign: a snapshot taken before a command is as it was', () => {
+  const c = identifiedNfv()
+  const before = c.actor.getSnapshot().context
+  const { queue, view } = before
   void c.ask(nfv.forward())
   void c.ask(nfv.stop())
   c.reply(fixedReply('forward'))
-  await flush()
-  assert.equal(told, ['forward'], 'the reply was settled and told before the fault')
-  assert.is(c.actor.getSnapshot().status, 'error')
-  assert.match(String(errors[0]), /listener fault/)
+  assert.is(before.queue, queue)
+  assert.is(before.queue.length, 0)
+  assert.is(before.view, view)
+  assert.is(before.inFlight, undefined)
+  const after = c.actor.getSnapshot().context
+  assert.is.not(after, before)
+  assert.is(after.inFlight?.job.line, 'stop')
 })
 
-test('the next command is written before the listeners of the last are told', async () => {
-  const c = identifiedNfv()
-  const writtenWhenTold: string[][] = []
-  onCommandDone(c.actor, () => writtenWhenTold.push(c.written.slice(1)))
-  void c.ask(nfv.forward())
-  void c.ask(nfv.stop())
-  c.reply(fixedReply('forward'))
-  c.reply(fixedReply('stop'))
-  await flush()
-  assert.equal(writtenWhenTold, [
-    ['forward', 'stop'],
-    ['forward', 'stop'],
-  ])
-})
-
-test('a command asked by a listener while the connection closes is handed over, not left in flight', async () => {
+test('a command asked by a listener while the connection closes is refused, never left in flight', async () => {
   const c = identifiedNfv()
   let asked = false
-  onCommandDone(c.actor, () => {
+  c.actor.on('settled', () => {
     if (asked) return
     asked = true
-    void c.ask(nfv.stop()) // told inside the transition to closed
+    void c.ask(nfv.stop()) // heard as the connection closes
   })
   void c.ask(nfv.forward())
   c.close()
   await flush()
   assert.ok(asked)
   assert.equal(c.written.slice(1), ['forward'], 'stop was not written on the closing connection')
-  assert.equal(
-    c.unsent.map((job) => job.line),
-    ['stop'],
-    'held for the next connection of the process',
-  )
-})
-
-test('listeners are each told a settled command, though one of them throws', async () => {
-  const c = identifiedNfv()
-  c.actor.subscribe({ error: () => undefined })
-  const told: string[] = []
-  onCommandDone(c.actor, () => {
-    throw new Error('first listener fault')
-  })
-  onCommandDone(c.actor, ({ line }) => told.push(line))
-  void c.ask(nfv.forward())
-  c.reply(fixedReply('forward'))
-  await flush()
-  assert.equal(told, ['forward'])
-  assert.is(c.actor.getSnapshot().status, 'error')
-})
-
-test('a reply sent to the machine as an event (a link that offers none) is settled the same way', async () => {
-  const c = identifiedNfv()
-  void c.ask(nfv.forward())
-  void c.ask(nfv.stop())
-  c.replyAsEvent(fixedReply('forward'))
-  c.replyAsEvent(fixedReply('stop'))
-  await flush()
-  assert.equal(c.written.slice(1), ['forward', 'stop'])
-  assert.equal(c.outcomes, ['ok', 'ok'])
-  assert.equal(c.events.filter((type) => type === 'link.frame').length, 3, 'the handshake and two')
+  assert.equal(c.outcomes.slice(1), ['CONNECTION_CLOSED the process has disconnected'])
 })
 
 test('a command event (the mailbox way in) is queued and written as ask does it', async () => {
@@ -224,18 +210,16 @@ test('a command event (the mailbox way in) is queued and written as ask does it'
   assert.is(await promise, undefined)
 })
 
-test('a read joining the queued read touches no machine: no event, one status sent for all', async () => {
+test('reads joining the queued read share one status', async () => {
   const c = identifiedNfv()
   void c.ask(nfv.forward())
-  const before = c.events.length
   for (let i = 0; i < 5; i++) void c.ask(nfv.status())
-  assert.equal(c.events.slice(before), [], 'queued behind the forward, no event')
   c.reply(fixedReply('forward'))
   c.reply(NFV_STATUS('running'))
   await flush()
   assert.equal(c.written.slice(1), ['forward', 'status'])
-  assert.equal(c.events.slice(before), [])
   assert.is(c.outcomes.length, 6)
+  assert.is(c.settled.at(-1)!.joined, 4)
 })
 
 test('a late reply is discarded, never taken as the answer to the next command', async () => {
@@ -276,7 +260,7 @@ test('a disconnect fails the command in flight and hands over every queued one, 
   c.close('socket error: ECONNRESET')
   await flush()
   assert.equal(c.outcomes, [
-    'CONNECTION_CLOSED connection to nfv 1 closed: socket error: ECONNRESET',
+    'CONNECTION_CLOSED connection to nfv:1 closed: socket error: ECONNRESET',
   ])
   assert.equal(
     c.unsent.map((job) => job.line),
@@ -313,7 +297,7 @@ test('a vf rejection settles the command with the process message and keeps the 
   )
   await flush()
   assert.equal(c.outcomes, ['COMMAND_REJECTED command error: bad value(component name)'])
-  assert.is(c.state(), 'ready')
+  assert.equal(c.state(), { ready: 'idle' })
 })
 
 test('a close event (replaced by a new connection) fails the command in flight and sends nothing more', async () => {
@@ -340,7 +324,7 @@ test('past --max-queue a command is refused at once and nothing is sent; a joini
   void c.ask(nfv.status()) // joins the queued status: no place taken
   void c.ask(nfv.patchReset()) // the queue holds 2: refused
   await flush()
-  assert.equal(c.outcomes, ['QUEUE_FULL nfv 1 has 2 commands waiting: try again later'])
+  assert.equal(c.outcomes, ['QUEUE_FULL nfv:1 has 2 commands waiting: try again later'])
   for (const reply of [
     'forward',
     'stop',

@@ -2,22 +2,28 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { createJob } from '../../src/actors/job.ts'
-import { Registry, type ProcessEntry } from '../../src/actors/registry.ts'
+import { Registry } from '../../src/actors/registry.ts'
 import type { ControllerError } from '../../src/errors.ts'
 import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import type { ProcessKind } from '../../src/protocol/command.ts'
+import { idText, processId, type ProcessId } from '../../src/protocol/process-id.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 
 const IDLE = fixedReply('{"client-id":1,"status":"idling","ports":[],"patches":[]}')
 
-/** A connected, identified secondary (or a primary still being probed) and its registry entry. */
+/** A connected, identified secondary (or a primary still being probed) and its id. */
 function peer(kind: ProcessKind, clientId?: number) {
   const link = fakeConnection(kind === 'primary' ? 'primary' : 'secondary')
   if (kind !== 'primary') link.reply(fixedReply(String(clientId)))
-  const entry: ProcessEntry = { kind, clientId, connection: link.actor, peer: '127.0.0.1:1' }
-  return { link, entry }
+  return {
+    link,
+    id: processId(kind, clientId),
+    claim: (r: Registry) => r.claim(link.actor, processId(kind, clientId)),
+  }
 }
+/** The connection (its peer) a process's handle reaches now. */
+const reached = (registry: Registry, id: ProcessId) => registry.find(id).describe().peer
 const outcome = (promise: Promise<unknown>) =>
   promise.then(
     () => 'ok',
@@ -30,11 +36,11 @@ const settled = (promise: Promise<unknown>) =>
 test('the primary has a slot of its own; the listing is the primary, then secondaries by id', () => {
   const registry = new Registry()
   const registered: string[] = []
-  registry.on('registered', (e) => registered.push(`${e.kind} ${e.clientId ?? ''}`.trim()))
-  registry.claim(peer('vf', 2).entry)
-  registry.claim(peer('nfv', 0).entry)
-  registry.claim(peer('primary').entry)
-  assert.equal(registered, ['vf 2', 'nfv 0', 'primary'])
+  registry.on('registered', (p) => registered.push(idText(p.id)))
+  peer('vf', 2).claim(registry)
+  peer('nfv', 0).claim(registry)
+  peer('primary').claim(registry)
+  assert.equal(registered, ['vf:2', 'nfv:0', 'primary'])
   assert.equal(registry.list(), [
     { type: 'primary' },
     { type: 'nfv', 'client-id': 0 },
@@ -44,55 +50,55 @@ test('the primary has a slot of its own; the listing is the primary, then second
 
 test('a secondary is found only under its own kind', () => {
   const registry = new Registry()
-  const { entry } = peer('nfv', 1)
-  registry.claim(entry)
-  assert.is(registry.find('nfv', 1), entry)
-  assert.throws(() => registry.secondary('vf', 1), /sec_id 1 not found\./)
-  assert.throws(() => registry.primary(), /primary not found\./)
+  const nfv1 = peer('nfv', 1)
+  nfv1.claim(registry)
+  assert.is(reached(registry, nfv1.id), nfv1.link.peer)
+  assert.throws(() => registry.find({ kind: 'vf', clientId: 1 }), /sec_id 1 not found\./)
+  assert.throws(() => registry.find({ kind: 'primary' }), /primary not found\./)
 })
 
 test('a claim on a served id: the claimant waits while the served one answers, and follows it', async () => {
   const registry = new Registry()
   const served = peer('nfv', 1)
   const claimant = peer('nfv', 1)
-  const conflicts: ProcessEntry[] = []
-  registry.on('conflict', (_, c) => conflicts.push(c))
-  registry.claim(served.entry)
-  registry.claim(claimant.entry)
-  assert.equal(conflicts, [claimant.entry])
+  const conflicts: string[] = []
+  registry.on('conflict', (_, c) => conflicts.push(c.describe().peer))
+  served.claim(registry)
+  claimant.claim(registry)
+  assert.equal(conflicts, [claimant.link.peer])
   assert.equal(served.link.written, ['_get_client_id', 'status'], 'the served one is asked')
   served.link.reply(IDLE)
   await flush()
-  assert.is(registry.find('nfv', 1), served.entry, 'it answered: it stays served')
-  assert.is(claimant.link.state(), 'ready', 'the claimant is left connected')
-  registry.unregister(served.entry.connection)
-  assert.is(registry.find('nfv', 1), claimant.entry, 'served once the other has gone')
+  assert.is(reached(registry, served.id), served.link.peer, 'it answered: it stays served')
+  assert.equal(claimant.link.state(), { ready: 'idle' }, 'the claimant is left connected')
+  registry.unregister(served.link.actor)
+  assert.is(reached(registry, served.id), claimant.link.peer, 'served once the other has gone')
 })
 
 test('a served connection that does not answer while its id is claimed is closed, and the claimant takes over', async () => {
   const registry = new Registry()
   const served = peer('nfv', 1)
   const claimant = peer('nfv', 1)
-  registry.claim(served.entry)
-  registry.claim(claimant.entry)
+  served.claim(registry)
+  claimant.claim(registry)
   served.link.clock.increment(1000) // its reply timeout
   await flush()
   assert.is(served.link.actor.getSnapshot().status, 'done', 'closed')
-  registry.unregister(served.entry.connection) // as the listener does when a connection ends
-  assert.is(registry.find('nfv', 1), claimant.entry)
+  registry.unregister(served.link.actor) // as the listener does when a connection ends
+  assert.is(reached(registry, served.id), claimant.link.peer)
 })
 
 test('a claim on an id whose connection has closed replaces it at once', () => {
   const registry = new Registry()
   const old = peer('nfv', 1)
-  registry.claim(old.entry)
+  old.claim(registry)
   old.link.close()
   const fresh = peer('nfv', 1)
-  const replaced: (ProcessEntry | undefined)[] = []
-  registry.on('registered', (_, r) => replaced.push(r))
-  registry.claim(fresh.entry)
-  assert.equal(replaced, [old.entry])
-  assert.is(registry.find('nfv', 1), fresh.entry)
+  const replaced: (string | undefined)[] = []
+  registry.on('registered', (_, r) => replaced.push(r?.describe().peer))
+  fresh.claim(registry)
+  assert.equal(replaced, [old.link.peer])
+  assert.is(reached(registry, fresh.id), fresh.link.peer)
 })
 
 test('held commands are sent to the same process when it comes back', async () => {
@@ -100,7 +106,7 @@ test('held commands are sent to the same process when it comes back', async () =
   const { job, promise } = createJob(nfv.forward())
   registry.hold({ kind: 'nfv', clientId: 1 }, [job], 60_000)
   const back = peer('nfv', 1)
-  registry.claim(back.entry)
+  back.claim(registry)
   assert.equal(back.link.written, ['_get_client_id', 'forward'])
   back.link.reply('forward')
   assert.is(await outcome(promise), 'ok')
@@ -111,14 +117,14 @@ test('held commands fail when another kind takes the id, or when its deadline pa
   const taken = createJob(nfv.forward())
   registry.hold({ kind: 'nfv', clientId: 1 }, [taken.job], 60_000)
   const vf = peer('vf', 1)
-  registry.claim(vf.entry)
+  vf.claim(registry)
   assert.equal(vf.link.written, ['_get_client_id'], 'nothing sent to the vf')
-  assert.is(await settled(taken.promise), 'PROCESS_UNAVAILABLE not sent: vf 1 took over the id')
+  assert.is(await settled(taken.promise), 'PROCESS_UNAVAILABLE not sent: vf:1 took over the id')
   const late = createJob(nfv.stop())
   registry.hold({ kind: 'nfv', clientId: 2 }, [late.job], 1) // fails on its own: nothing to wait for
   assert.is(
     await outcome(late.promise),
-    'PROCESS_UNAVAILABLE not sent: nfv 2 disconnected and did not come back within 1 ms',
+    'PROCESS_UNAVAILABLE not sent: nfv:2 disconnected and did not come back within 1 ms',
   )
 })
 
@@ -131,6 +137,25 @@ test('close fails every held command, and any handed over after it', async () =>
   registry.hold({ kind: 'nfv', clientId: 1 }, [after.job], 60_000)
   for (const promise of [held.promise, after.promise])
     assert.is(await settled(promise), 'CONNECTION_CLOSED not sent: the controller is shutting down')
+})
+
+test('a listener of the change stream that throws drops that connection; the others still hear', async () => {
+  const registry = new Registry()
+  const nfv1 = peer('nfv', 1)
+  nfv1.claim(registry)
+  const heard: string[] = []
+  const faults: string[] = []
+  registry.changes(() => {
+    throw new Error('listener fault')
+  })
+  registry.changes((settled) => heard.push(settled.line))
+  registry.on('fault', (process, error) => faults.push(`${idText(process.id)} ${String(error)}`))
+  void registry.find(nfv1.id).ask(nfv.forward())
+  nfv1.link.reply(fixedReply('forward'))
+  await flush()
+  assert.equal(heard, ['forward'])
+  assert.equal(faults, ['nfv:1 Error: listener fault'])
+  assert.is(nfv1.link.actor.getSnapshot().status, 'done', 'its connection was closed')
 })
 
 test.run()

@@ -1,7 +1,6 @@
 // 2020 processes as scripted byte peers: registration, a reply split at any byte, era metrics.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { describe } from '../../src/actors/describe.ts'
 import { withHarness } from '../helpers/harness.ts'
 import {
   nfv2020,
@@ -81,7 +80,7 @@ test('2020 processes register and answer GET with their 2020 members', () =>
     assert.equal(after(nfv!), ['status'])
     assert.equal([after(vf!), after(mirror!), after(pcap!)], [['status'], ['status'], ['status']])
     assert.equal(primary!.received, ['status', 'status'])
-    const { caps } = describe(h.controller.registry.find('nfv', 1).connection)
+    const { caps } = h.controller.registry.find({ kind: 'nfv', clientId: 1 }).describe()
     assert.equal([caps?.release, caps?.frameBytes, caps?.settled], ['19.11', 32768, true])
   }))
 

@@ -15,7 +15,7 @@ async function until(condition: () => boolean) {
   }
 }
 const queued = (h: Harness, clientId: number) =>
-  h.controller.registry.secondary('nfv', clientId).connection.getSnapshot().context.queue.length
+  h.controller.registry.find({ kind: 'nfv', clientId }).describe().queueDepth
 const NFVS = [
   { kind: 'nfv' as const, clientId: 1 },
   { kind: 'nfv' as const, clientId: 2 },

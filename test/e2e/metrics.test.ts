@@ -1,7 +1,6 @@
 import { once } from 'node:events'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { onCommandDone } from '../../src/actors/process-connection.ts'
 import { commandsOf, withHarness, type Harness } from '../helpers/harness.ts'
 
 const SAMPLE =
@@ -97,9 +96,9 @@ test('a scrape never waits for the primary: counters come from its last read, wh
     assert.is(first.get('spp_port_counters_age_seconds{process="primary"}'), undefined)
     await scrape(h)
     assert.equal(commandsOf(sim), ['status'], 'one refresh at a time, started by the scrapes')
-    const { connection } = h.controller.registry.primary()
+    const primary = h.controller.registry.find({ kind: 'primary' })
     const refreshed = new Promise((resolve) => {
-      const stop = onCommandDone(connection, (done) => {
+      const stop = primary.changes((done) => {
         stop()
         resolve(done)
       })

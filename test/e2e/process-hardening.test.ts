@@ -11,8 +11,9 @@ const handshakes = (h: Harness) =>
 async function until(condition: () => boolean) {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve))
 }
+/** Commands waiting behind the one in flight (every caller holds one in flight). */
 const queued = (h: Harness, clientId: number) =>
-  h.controller.registry.secondary('nfv', clientId).connection.getSnapshot().context.queue.length
+  h.controller.registry.find({ kind: 'nfv', clientId }).describe().queueDepth - 1
 const eventsOf = (h: Harness, type: string) =>
   h.controller.hub.since(0).events.filter((e) => e.type === type)
 
@@ -36,7 +37,7 @@ test('two live processes claiming one client id do not flap: one is served, the 
       assert.is(eventsOf(h, 'process.replaced').length, 0)
       const warn = lines.find((l) => /claimed by a second live connection/.test(l.msg))
       assert.ok(warn, 'a warn line names the conflict')
-      assert.is(warn.process, 'nfv 1')
+      assert.is(warn.process, 'nfv:1')
       assert.type(warn.served, 'string')
       assert.type(warn.claimant, 'string')
       assert.is.not(warn.served, warn.claimant)
@@ -97,7 +98,7 @@ test('unsent commands fail with 503 when the process does not come back in time'
       const r = await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
       assert.is(r.status, 503)
       assert.match(r.type!, /^text\/plain/)
-      assert.match(r.text, /^not sent: nfv 1 disconnected and did not come back within 300 ms/)
+      assert.match(r.text, /^not sent: nfv:1 disconnected and did not come back within 300 ms/)
       assert.equal(commandsOf(sim), ['status'])
     },
     { commandTimeoutMs: 300, sim: { reconnect: true } },
@@ -116,7 +117,7 @@ test('a process that reconnects while a request body is being read is the one se
       await once(h.controller.httpServer, 'request') // the handler has found nfv 1, and reads on
       // The process drops its connection and reconnects meanwhile.
       const back = registrations(h.controller, 1)
-      h.controller.registry.secondary('nfv', 1).connection.send({ type: 'close', reason: 'test' })
+      h.controller.registry.find({ kind: 'nfv', clientId: 1 }).close('test')
       await back
       let answer = ''
       client.on('data', (chunk: Buffer) => (answer += chunk.toString()))
@@ -143,7 +144,7 @@ test('past --max-queue a request is a 503 with Retry-After, naming the process; 
       assert.is(refused.status, 503, refused.text)
       assert.is(refused.headers.get('retry-after'), '1')
       assert.match(refused.type!, /^text\/plain/)
-      assert.is(refused.text, 'nfv 1 has 2 commands waiting: try again later')
+      assert.is(refused.text, 'nfv:1 has 2 commands waiting: try again later')
       release()
       for (const r of [await inFlight, ...(await Promise.all(waiting))]) assert.is(r.status, 204)
       assert.equal(commandsOf(sim), ['forward', 'stop', 'stop'])

@@ -160,7 +160,7 @@ test('a controller restarted on the same directory: intact processes cost only t
     second = await startController({ ...DEFAULTS, ...options, stateDir: dir })
     const api = `http://127.0.0.1:${second.apiPort}`
     const checked = await logs.until((l) => l.msg.startsWith('process matches its remembered'), 3)
-    assert.equal(checked.map((l) => l.process).sort(), ['mirror 3', 'nfv 1', 'vf 2'])
+    assert.equal(checked.map((l) => l.process).sort(), ['mirror:3', 'nfv:1', 'vf:2'])
     for (const [i, sim] of h.sims.entries()) {
       const since = sim.received.slice(before[i])
       // The handshake (a primary is probed with a status), then one status read.

@@ -1,6 +1,5 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { describe } from '../../src/actors/describe.ts'
 import { commandsOf, withHarness } from '../helpers/harness.ts'
 
 const VF = [{ kind: 'vf' as const, clientId: 2 }]
@@ -266,9 +265,9 @@ test('the process rejecting a command is a 400 carrying its message', () =>
 
 test('the view the controller keeps of a vf is what its status says, after every command', () =>
   withHarness(VF, async (h) => {
-    const connection = h.controller.registry.secondary('vf', 2).connection
+    const vf = h.controller.registry.find({ kind: 'vf', clientId: 2 })
     const view = () => {
-      const { view } = describe(connection)
+      const { view } = vf.describe()
       return view?.kind === 'vf' ? view : undefined
     }
     const steps: [string, string, unknown?][] = [

@@ -34,9 +34,7 @@ export async function fakeApp(processes: FakeProcess[]) {
       return typeof answer === 'string' ? Buffer.from(answer) : answer
     })
     // As the process listener does: served once identified, forgotten once closed.
-    c.actor.on('identified', () =>
-      registry.claim({ kind: p.kind, clientId: p.clientId, connection: c.actor, peer: 'fake' }),
-    )
+    c.actor.on('identified', ({ id }) => registry.claim(c.actor, id))
     c.actor.subscribe({ complete: () => registry.unregister(c.actor) })
     return c
   })

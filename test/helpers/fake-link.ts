@@ -1,20 +1,22 @@
 import type { Socket } from 'node:net'
 import { createActor, fromCallback, SimulatedClock } from 'xstate'
-import { ask } from '../../src/actors/ask.ts'
 import type { Job } from '../../src/actors/job.ts'
-import { processConnection } from '../../src/actors/process-connection.ts'
-import { deliver, type LinkEvent, type LinkInput } from '../../src/actors/socket-link.ts'
+import { askOn } from '../../src/actors/process-handle.ts'
+import { processConnection, type Settled } from '../../src/actors/process-connection.ts'
+import type { LinkEvent, LinkInput } from '../../src/actors/socket-link.ts'
 import { silentLogger } from '../../src/logger.ts'
 import type { Command } from '../../src/protocol/command.ts'
 
 /** What a scripted process does with a line: a reply, and what its link measures or sees after. */
 export type Scripted = Buffer | { reply: Buffer; frameBytes?: number; close?: boolean }
-const play = (input: LinkInput, back: (event: LinkEvent) => void, answer: Scripted) => {
+const play = (back: (event: LinkEvent) => void, answer: Scripted) => {
   const { reply, frameBytes, close } = Buffer.isBuffer(answer) ? { reply: answer } : answer
   if (frameBytes) back({ type: 'link.frameBytes', bytes: frameBytes })
-  deliver(input, back, reply)
+  back({ type: 'link.frame', frame: reply })
   if (close) back({ type: 'link.closed', reason: 'the process closed the connection' })
 }
+
+let ports = 40000
 
 /** A process connection whose socket is a script: see what it writes, play what the process says. */
 export function fakeConnection(
@@ -26,14 +28,12 @@ export function fakeConnection(
 ) {
   const written: string[] = []
   let sendBack: ((event: LinkEvent) => void) | undefined
-  let linkInput: LinkInput | undefined
   const link = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(
-    ({ input, sendBack: back, receive }) => {
+    ({ sendBack: back, receive }) => {
       sendBack = back
-      linkInput = input
       receive((event) => {
         written.push(event.line)
-        if (script) queueMicrotask(() => play(input, back, script(event.line)))
+        if (script) queueMicrotask(() => play(back, script(event.line)))
       })
     },
   )
@@ -46,7 +46,7 @@ export function fakeConnection(
       if (e.type === '@xstate.event' && e.actorRef === actor) events.push(e.event.type)
     },
     input: {
-      socket: {} as Socket,
+      socket: { remoteAddress: '127.0.0.1', remotePort: ++ports } as Socket,
       role,
       replyTimeoutMs,
       maxReplyBytes: 1 << 20,
@@ -59,28 +59,35 @@ export function fakeConnection(
   /** Commands the connection never wrote and handed over when it closed. */
   const unsent: Job[] = []
   actor.on('unsent', ({ jobs }) => unsent.push(...jobs))
+  /** Every command the connection settled, as its `settled` events tell them. */
+  const settled: Settled[] = []
+  actor.on('settled', (event) => settled.push(event.settled))
   actor.start()
   /** Every outcome of `ask`, as it settles (microtasks run on await). */
   const outcomes: string[] = []
   return {
     actor,
+    /** Its peer as the connection describes it (each fake connection has a port of its own). */
+    peer: `127.0.0.1:${ports}`,
     clock,
     written,
     identified,
     outcomes,
     unsent,
+    settled,
     events,
-    /** A reply, as the socket link hands it over: taken at once, or the machine's event. */
+    /** A reply, as the socket link sends it to the machine. */
     reply: (frame: Buffer | string) =>
-      deliver(linkInput!, sendBack!, typeof frame === 'string' ? Buffer.from(frame) : frame),
-    /** A reply as the machine's `link.frame` event, as a link that offers it to no one sends it. */
-    replyAsEvent: (frame: Buffer) => sendBack!({ type: 'link.frame', frame }),
+      sendBack!({
+        type: 'link.frame',
+        frame: typeof frame === 'string' ? Buffer.from(frame) : frame,
+      }),
     close: (reason = 'the process closed the connection') =>
       sendBack!({ type: 'link.closed', reason }),
     /** The padded reply length the socket link would have measured. */
     measure: (bytes: number) => sendBack!({ type: 'link.frameBytes', bytes }),
     ask<T>(command: Command<T>, signal?: AbortSignal) {
-      const result = ask(actor, command, { signal })
+      const result = askOn(actor, command, { signal })
       result.then(
         (value) => outcomes.push(`ok ${JSON.stringify(value) ?? ''}`.trim()),
         (error: Error & { code: string }) => outcomes.push(`${error.code} ${error.message}`),

@@ -1,7 +1,7 @@
 // The metrics' own logic with scripted connections: counters from the last primary read, queue depth.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ask } from '../../src/actors/ask.ts'
+import { askOn } from '../../src/actors/process-handle.ts'
 import { Registry } from '../../src/actors/registry.ts'
 import { fail, ok } from '../../src/protocol/result.ts'
 import { createMetrics } from '../../src/observe/metrics.ts'
@@ -22,7 +22,7 @@ function setup() {
   const registry = new Registry()
   const primary = fakeConnection('primary')
   primary.reply(STATUS) // the probe that identifies it
-  registry.claim({ kind: 'primary', connection: primary.actor, peer: 'p' })
+  registry.claim(primary.actor, { kind: 'primary' })
   return { registry, primary, metrics: createMetrics(registry) }
 }
 
@@ -49,10 +49,10 @@ test('a scrape starts one refresh and shows nothing until a read has answered; t
 
 test('a clear zeroes the counters the metrics show, without another read', async () => {
   const { primary, metrics } = setup()
-  void ask(primary.actor, primaryCommands.status())
+  void askOn(primary.actor, primaryCommands.status())
   primary.reply(STATUS)
   await flush()
-  void ask(primary.actor, primaryCommands.clear())
+  void askOn(primary.actor, primaryCommands.clear())
   primary.reply('clear')
   await flush()
   const lines = await samples(metrics, 'spp_port_rx_packets_total')
@@ -66,10 +66,10 @@ test('queue depth counts the command in flight and those waiting, per process', 
   const { registry, metrics } = setup()
   const nfv1 = fakeConnection('secondary')
   nfv1.reply(fixedReply('1'))
-  registry.claim({ kind: 'nfv', clientId: 1, connection: nfv1.actor, peer: 'n' })
+  registry.claim(nfv1.actor, { kind: 'nfv', clientId: 1 })
   for (const command of [nfv.forward(), nfv.stop(), nfv.patchReset()]) void nfv1.ask(command)
   const lines = await samples(metrics, 'spp_command_queue_depth{')
-  assert.ok(lines.includes('spp_command_queue_depth{process="nfv 1"} 3'), lines.join('\n'))
+  assert.ok(lines.includes('spp_command_queue_depth{process="nfv:1"} 3'), lines.join('\n'))
   assert.ok(lines.includes('spp_command_queue_depth{process="primary"} 0'), lines.join('\n'))
 })
 

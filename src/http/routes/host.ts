@@ -2,10 +2,11 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as v from 'valibot'
-import { askStatus } from '../../actors/ask.ts'
-import type { ProcessEntry } from '../../actors/registry.ts'
 import { ProcessList } from '../../protocol/bodies.ts'
+import { statusOf } from '../../protocol/kinds/status.ts'
+import { byId, type ProcessId } from '../../protocol/process-id.ts'
 import { json, noContent } from '../json.ts'
+import { causeOf } from '../processes.ts'
 import type { Route } from '../route.ts'
 
 type Layout = { socket_id: number; cores: { core_id: number; lcores: number[] }[] }[]
@@ -50,7 +51,7 @@ const ints = (value: unknown): number[] | undefined =>
   Array.isArray(value) && value.every((n) => Number.isInteger(n)) ? (value as number[]) : undefined
 
 /** One process's entry of GET /v1/cpu_usage, or none if its release does not report lcores. */
-export function usageOf(entry: ProcessEntry, status: Record<string, unknown>): Usage | undefined {
+export function usageOf(entry: ProcessId, status: Record<string, unknown>): Usage | undefined {
   const id = { 'proc-type': entry.kind, 'client-id': entry.clientId }
   const master = status['master-lcore']
   if (entry.kind === 'primary') {
@@ -105,19 +106,19 @@ export const hostRoutes: Route[] = [
     ),
     command: true,
     handle: async (c, { registry }) => {
-      const entries = registry.entries().sort((a, b) => (a.clientId ?? -1) - (b.clientId ?? -1))
-      const options = { requestId: c.get('requestId') }
+      const processes = registry.processes().sort((a, b) => byId(a.id, b.id))
+      const options = { cause: causeOf(c) }
       const statuses = await Promise.all(
-        entries.map((e) =>
-          askStatus(e.connection, e.kind, options).then(
+        processes.map((p) =>
+          p.ask(statusOf(p.id.kind), options).then(
             (s): Record<string, unknown> => s,
             () => undefined, // a process that cannot be read is left out, not dropped
           ),
         ),
       )
-      const usage = entries.flatMap((e, i) => {
+      const usage = processes.flatMap((p, i) => {
         const status = statuses[i]
-        const entry = status && usageOf(e, status)
+        const entry = status && usageOf(p.id, status)
         return entry ? [entry] : []
       })
       return json(c, usage)

@@ -8,7 +8,8 @@ import type { ProcessKey } from '../../store/store.ts'
 import { DesiredDocument } from '../../topology/document.ts'
 import { driftDocument, driftOf, inSync } from '../../topology/drift.ts'
 import type { Memory } from '../../topology/memory.ts'
-import { entriesOf, refOf, refOfName, storeKey } from '../../topology/process-config.ts'
+import { entriesOf, idOfKey, storeKey } from '../../topology/process-config.ts'
+import { parseId } from '../../protocol/process-id.ts'
 import { ifMatchHolds } from '../../topology/etag.ts'
 import { noContent } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
@@ -47,10 +48,9 @@ function forget(c: Context, deps: Deps, key: ProcessKey) {
       'TOPOLOGY_CHANGED',
       `the remembered document changed since that ETag (now ${etagOf(memory)})`,
     )
-  const ref = refOf(key)
   if (!memory.store.recall(key))
     throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${c.req.path}`)
-  c.get('changes')?.forgotten.push(ref)
+  c.get('forgotten').push(idOfKey(key))
   return noContent(c)
 }
 
@@ -120,15 +120,12 @@ export const rememberRoutes: Route[] = [
       const remembered = entriesOf(memory.store.remembered()).map(([key]) => key)
       let keys: ProcessKey[]
       if (process !== undefined) {
-        const key = storeKey(refOfName(process)!)
+        const key = storeKey(parseId(process)!)
         if (!key || !memory.store.recall(key))
           throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${process}`)
         keys = [key]
       } else {
-        const connected = (key: ProcessKey) => {
-          const { kind, clientId } = refOf(key)
-          return deps.registry.entries().some((e) => e.kind === kind && e.clientId === clientId)
-        }
+        const connected = (key: ProcessKey) => deps.registry.has(idOfKey(key))
         keys = remembered.filter(
           (key) =>
             connected(key) && !inSync(driftOf(deps.registry, key, memory.store.recall(key)!)),

@@ -7,6 +7,7 @@ import { DesiredDocument, parseDesired } from '../../topology/document.ts'
 import { topologyEtag } from '../../topology/etag.ts'
 import { readTopology } from '../../topology/read-topology.ts'
 import type { Route } from '../route.ts'
+import { causeOf } from '../processes.ts'
 import { readRecord } from '../validate.ts'
 
 const Unreadable = v.object({ error: v.string() })
@@ -46,7 +47,7 @@ export const topologyRoutes: Route[] = [
     summary: "Every process's state in one document",
     success: Topology,
     handle: async (c, { registry, present }) => {
-      const document = await readTopology(registry, { requestId: c.get('requestId') })
+      const document = await readTopology(registry, { cause: causeOf(c) })
       c.header('ETag', topologyEtag(document))
       return c.json(present.topology(document))
     },

@@ -1,7 +1,8 @@
-// Asking a process: what is refused before it is queued, and which status each kind is asked.
+// Asking a process through its handle: what is refused before it is queued, and each kind's status.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ask, askStatus } from '../../src/actors/ask.ts'
+import { askOn } from '../../src/actors/process-handle.ts'
+import { statusOf } from '../../src/protocol/kinds/status.ts'
 import type { ControllerError } from '../../src/errors.ts'
 import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import { vfCommands } from '../../src/protocol/kinds/vf.ts'
@@ -27,7 +28,7 @@ test('a malformed line is refused and never queued', async () => {
   const c = identified()
   const smuggled = vfCommands.componentStop('fw1\nexit')
   assert.is(
-    await atOnce(ask(c.actor, smuggled)),
+    await atOnce(askOn(c.actor, smuggled)),
     'INVALID_REQUEST refusing to send a malformed command',
   )
   assert.equal(c.written, ['_get_client_id'])
@@ -37,14 +38,14 @@ test('a closed connection refuses at once', async () => {
   const c = identified()
   c.close()
   assert.is(
-    await atOnce(ask(c.actor, nfv.forward())),
+    await atOnce(askOn(c.actor, nfv.forward())),
     'CONNECTION_CLOSED the process has disconnected',
   )
 })
 
-test("askStatus sends a status and answers with the kind's own decoded body", async () => {
+test("a status read sends a status and answers with the kind's own decoded body", async () => {
   const c = identified()
-  const status = askStatus(c.actor, 'nfv', { requestId: 'r1' })
+  const status = askOn(c.actor, statusOf('nfv'))
   assert.equal(c.written, ['_get_client_id', 'status'])
   c.reply(fixedReply('{"client-id":1,"status":"running","ports":["phy:0"],"patches":[]}'))
   assert.equal(await status, {
@@ -57,7 +58,7 @@ test("askStatus sends a status and answers with the kind's own decoded body", as
 
 test('a status of the wrong kind fails to decode: a vf is asked for a JSON status', async () => {
   const c = identified()
-  const status = askStatus(c.actor, 'vf')
+  const status = askOn(c.actor, statusOf('vf'))
   c.reply(fixedReply('{"client-id":1,"status":"running","ports":[],"patches":[]}'))
   assert.match(await failure(status), /^BAD_REPLY /)
 })

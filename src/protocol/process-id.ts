@@ -1,0 +1,84 @@
+// One name per process: its kind and, for a secondary, its client id; and every way it is written.
+import type { ProcessKind, SecondaryKind } from './bodies.ts'
+
+/** A process: the primary, or a secondary by its kind and client id. */
+export type ProcessId =
+  | { readonly kind: 'primary'; readonly clientId?: undefined }
+  | { readonly kind: SecondaryKind; readonly clientId: number }
+
+/** The section of the REST API, the topology document and the store that holds a kind. */
+export const SECTIONS = {
+  nfv: 'nfvs',
+  vf: 'vfs',
+  mirror: 'mirrors',
+  pcap: 'pcaps',
+} as const satisfies Record<SecondaryKind, string>
+export type Section = (typeof SECTIONS)[SecondaryKind]
+
+const KINDS: Record<string, SecondaryKind> = {
+  nfv: 'nfv',
+  vf: 'vf',
+  mirror: 'mirror',
+  pcap: 'pcap',
+  nfvs: 'nfv',
+  vfs: 'vf',
+  mirrors: 'mirror',
+  pcaps: 'pcap',
+}
+
+/** The kind of process a section holds. */
+export const kindOfSection = (section: Section): SecondaryKind => KINDS[section]!
+
+/** The primary. */
+export const PRIMARY: ProcessId = { kind: 'primary' }
+
+/** A process's id from its kind and (for a secondary) client id. */
+export function processId(kind: ProcessKind, clientId?: number): ProcessId {
+  if (kind === 'primary') return PRIMARY
+  if (clientId === undefined) throw new TypeError(`a ${kind} needs a client id`)
+  return { kind, clientId }
+}
+
+/**
+ * How every message, log line, metric label, journal entry and command line names a process:
+ * `primary`, `vf:2`. The one spelling users type and read.
+ */
+export const idText = (id: ProcessId): string =>
+  id.kind === 'primary' ? 'primary' : `${id.kind}:${id.clientId}`
+
+/** The REST path of a process: `/v1/primary`, `/v1/vfs/2`. */
+export const idPath = (id: ProcessId): string =>
+  id.kind === 'primary' ? '/v1/primary' : `/v1/${SECTIONS[id.kind]}/${id.clientId}`
+
+/** Whether two ids name the same process. */
+export const sameId = (a: ProcessId, b: ProcessId): boolean =>
+  a.kind === b.kind && a.clientId === b.clientId
+
+/**
+ * The slot a process takes among those connected: secondaries share one id space (an nfv and a vf
+ * cannot both be client 2), and the primary has a slot of its own.
+ */
+export const slotOf = (id: ProcessId): string =>
+  id.kind === 'primary' ? 'primary' : `#${id.clientId}`
+
+const TEXT = /^(?:primary|(nfv|vf|mirror|pcap)s?[:/](0|[1-9][0-9]{0,4}))$/
+
+/**
+ * The process a text names, or undefined: `vf:2` (the spelling everything prints), also `vfs/2`
+ * (a URL segment) and `primary`. A client id is written in decimal without leading zeros, so
+ * that one process has one name.
+ */
+export function parseId(text: string): ProcessId | undefined {
+  const match = TEXT.exec(text.trim())
+  if (!match) return undefined
+  const [, kind, id] = match
+  if (kind === undefined) return PRIMARY
+  const clientId = Number(id)
+  return clientId > 65535 ? undefined : { kind: KINDS[kind]!, clientId }
+}
+
+/** What `parseId` accepts, for error messages and help texts. */
+export const ID_SYNTAX = '`primary` or KIND:ID (e.g. `vf:2`; KIND is nfv, vf, mirror or pcap)'
+
+/** Orders ids as listings show them: the primary first, then by client id. */
+export const byId = (a: ProcessId, b: ProcessId): number => (a.clientId ?? -1) - (b.clientId ?? -1)
