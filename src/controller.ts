@@ -77,16 +77,9 @@ export async function startController(options: ControllerOptions) {
     log,
     metrics,
   })
-  // With --etcd, a change answered (so remembered) is handed to the fleet link: never waited for.
-  let changed = () => {}
-  const fetch: HttpServerOptions['fetch'] = async (request, env) => {
-    const response = await app.fetch(request, env)
-    if (request.method !== 'GET') changed()
-    return response
-  }
   const serve = (listen: HttpServerOptions['listen']) =>
     startHttpServer({
-      fetch: options.fleet ? fetch : app.fetch,
+      fetch: app.fetch,
       listen,
       requestTimeoutMs: options.httpRequestTimeoutMs,
       guard,
@@ -127,7 +120,6 @@ export async function startController(options: ControllerOptions) {
       api: { host, port: apiPort },
       remembering: app.remembering && { ...app.remembering, mode: options.restore ?? 'on' },
     }))
-  if (fleet) changed = () => fleet.changed()
   if (!options.clients && !host.startsWith('127.'))
     log.warn(
       { host, apiPort },

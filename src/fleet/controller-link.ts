@@ -41,8 +41,6 @@ export type ControllerFleetOptions = {
 /** The controller's fleet link; `close` revokes its alive key. */
 export type ControllerFleet = {
   link: FleetLink
-  /** A change was accepted here (its answer is ready): what is remembered goes to etcd. */
-  changed(): void
   close(): Promise<void>
 }
 
@@ -88,12 +86,13 @@ export async function startControllerFleet(
           ),
   })
 
-  /** What is remembered changed here (a request, or a restore's side effect): to etcd. */
+  /** What is remembered changed here (a request's changes are durable): to etcd. */
   const written = () => {
     const document = side?.changed(link)
     if (document) link.writeDesired(document)
   }
   side?.onUnsentMerged(written)
+  const stopWriting = remembering?.memory.onRemembered(written)
 
   // Observed: recomputed at most once per interval after anything changed (the link coalesces
   // its writes the same way, and skips a value equal to the last one written).
@@ -106,7 +105,6 @@ export async function startControllerFleet(
     timer = setTimeout(() => {
       timer = undefined
       last = performance.now()
-      written() // the backstop for a change that came some other way than a request
       link.publishObserved(observedOf(registry, side?.drift() ?? 0, side?.progress()))
     }, wait)
   }
@@ -123,16 +121,13 @@ export async function startControllerFleet(
 
   return {
     link,
-    changed: () => {
-      written()
-      changed()
-    },
     async close() {
       closed = true
       clearTimeout(timer)
       unsubscribe()
       registry.off('registered', onRegistered)
       stopHearing()
+      stopWriting?.()
       side?.close()
       await link.close()
     },

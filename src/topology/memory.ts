@@ -26,6 +26,7 @@ export class Memory {
   readonly #registry: Registry
   readonly #drifting = new Set<string>()
   readonly #turns = new Map<string, Promise<void>>()
+  readonly #remembered = new Set<() => void>()
 
   constructor(store: Store, registry: Registry, log: Logger) {
     this.store = store
@@ -124,7 +125,17 @@ export class Memory {
     }))
     const processes = [...byProcess.keys(), ...forgotten.map(idText)]
     this.store.journal({ ...request, commands, processes })
-    return this.store.sync()
+    await this.store.sync()
+    for (const listener of this.#remembered) listener()
+  }
+
+  /**
+   * Calls `listener` after each request's changes are durable (the fleet writes what is remembered
+   * to etcd), until the function returned is called.
+   */
+  onRemembered(listener: () => void): () => void {
+    this.#remembered.add(listener)
+    return () => this.#remembered.delete(listener)
   }
 
   /** The primary's view after a status read (or as it was, if the read fails). */
