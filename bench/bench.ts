@@ -1,10 +1,10 @@
 // What this controller costs the host, as installed (bin/spp-ctl.js, compiled), against the
 // stack's minimal hono app and, given its source, SPP's own controller, in the same run; CPU from
 // /proc. Not part of `npm test`. Usage:
-//   npm run bench -- [--case http|apply ...] [--seconds 5] [--spp-dir DIR]
+//   npm run bench -- [--case http|apply|dashboards ...] [--seconds 5] [--spp-dir DIR]
 //                    [--generator wrk|autocannon] [--cpu-prof]
-// `http` and `apply` (the default) give issue 30's budget as a table. --seconds: each figure's
-// window (default 5).
+// `http` and `apply` (the default) give issue 30's budget as a table; `dashboards` the matrix of
+// issue 35 (dashboards polling once a second). --seconds: each figure's window (default 5).
 // --spp-dir: a checkout of SPP 18.11, whose src/spp-ctl/spp-ctl runs beside this controller.
 // --cpu-prof: each controller of the run writes a .cpuprofile into bench-results/ as it stops.
 // Writes bench-results/bench-*.json.
@@ -13,9 +13,10 @@ import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { applyCase } from './lib/apply-case.ts'
 import { budget, budgetTable } from './lib/budget.ts'
+import { dashboardsCase } from './lib/dashboards.ts'
 import { httpCase } from './lib/http-case.ts'
 import { chooseGenerator } from './lib/load.ts'
-import { applyLine, httpTables } from './lib/report.ts'
+import { applyLine, dashboardsTable, httpTables } from './lib/report.ts'
 import { sppScript } from './lib/spp-controller.ts'
 
 const { values } = parseArgs({
@@ -28,7 +29,7 @@ const { values } = parseArgs({
   },
 })
 const cases = new Set(values.case ?? ['http', 'apply'])
-const unknown = [...cases].filter((c) => !['http', 'apply'].includes(c))
+const unknown = [...cases].filter((c) => !['http', 'apply', 'dashboards'].includes(c))
 if (unknown.length > 0) throw new Error(`unknown case: ${unknown.join(', ')}`)
 const seconds = Number(values.seconds)
 if (!(seconds > 0)) throw new Error(`--seconds ${values.seconds}: a number of seconds above 0`)
@@ -69,6 +70,14 @@ if (http || apply) {
   const rows = budget(http, apply)
   results.budget = rows
   sections.push(`Issue 30's budget:\n\n${budgetTable(rows)}`)
+}
+if (cases.has('dashboards')) {
+  const cells = await dashboardsCase({ seconds, sppDir, nodeArgs }, log)
+  results.dashboards = cells
+  sections.push(
+    `Dashboards polling once a second (issue 35), ${seconds} s a cell; CPU in % of one core:\n\n` +
+      dashboardsTable(cells),
+  )
 }
 const failed = [
   ...(http?.rows.flatMap((r) => Object.values(r.figures)) ?? []),

@@ -1,5 +1,6 @@
 // The benchmark's tables in markdown, as docs/speed.md shows them.
 import type { ApplyResult } from './apply-case.ts'
+import type { DashboardCell } from './dashboards.ts'
 import type { Figures } from './figures.ts'
 import type { HttpResults } from './http-case.ts'
 
@@ -45,4 +46,38 @@ export function applyLine(a: ApplyResult): string {
     `${a.processes} vfs answered ${a.status} after ${(a.wallMs / 1000).toFixed(2)} s (the ` +
     `controller's own count: ${a.reportedMs ?? dash} ms); a plan afterwards finds ${a.leftOver} steps.`
   )
+}
+
+/** The dashboards' matrix: one row per cell, SPP's controller beside this one where it ran. */
+export function dashboardsTable(cells: DashboardCell[]): string {
+  const ours = cells.filter((c) => c.controller === 'spp-ctl')
+  const theirs = (c: DashboardCell) =>
+    cells.find(
+      (s) =>
+        s.controller === 'SPP' &&
+        s.processes === c.processes &&
+        s.dashboards === c.dashboards &&
+        s.way === c.way,
+    )
+  const way = { none: 'none', spp: "SPP's way", topology: '`/v1/topology`' }
+  const figures = (c: DashboardCell | undefined) => {
+    if (!c) return [dash, dash, dash, dash, dash]
+    const polled = c.due > 0
+    return [
+      `${c.cpu}%`,
+      c.cpuUs === undefined ? dash : String(c.cpuUs),
+      polled ? `${c.p50} / ${c.p99}` : dash,
+      polled ? `${c.polls}/${c.due}${c.errors > 0 ? `, ${c.errors} errors` : ''}` : dash,
+      c.rssMiB.toFixed(1),
+    ]
+  }
+  return [
+    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB |',
+    `|${' --- |'.repeat(13)}`,
+    ...ours.map(
+      (c) =>
+        `| ${c.processes} | ${c.dashboards} | ${way[c.way]} | ` +
+        `${[...figures(c), ...figures(theirs(c))].join(' | ')} |`,
+    ),
+  ].join('\n')
 }
