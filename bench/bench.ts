@@ -49,7 +49,7 @@ const sections = [
   `${date}: ${machine}; load average before: ${loadavg()}; ${seconds} s per figure; ` +
     `load by ${generator.name === 'wrk' ? 'wrk (one thread)' : 'autocannon (in the bench process)'}; ` +
     `spp-ctl compiled (bin/spp-ctl.js), default flags (the state directory on, in a temporary ` +
-    `directory), logs at info into a pipe; the 18.11 simulator answering at once.`,
+    `directory), logs at info into a pipe; the 18.11 simulator answering at once (but in the apply).`,
 ]
 if (!sppDir)
   log("SPP's controller not run: give --spp-dir DIR (a checkout of SPP 18.11) to run it beside")

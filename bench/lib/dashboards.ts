@@ -42,6 +42,9 @@ export type DashboardCell = {
   /** Requests that failed or were not answered 2xx. */
   errors: number
   rssMiB: number
+  /** Percent of a core the dashboards (this process) and the simulators used: the harness's load. */
+  benchCpu: number
+  simCpu: number
 }
 
 const INTERVAL_MS = 1000
@@ -81,7 +84,8 @@ export async function dashboardsCase(
             cells.push({ controller: name, processes, ...cell })
             log(
               `${processes} processes, ${dashboards} dashboards ${way}: ${name} ${cell.cpu}% ` +
-                `of a core, polls ${cell.polls}/${cell.due}, p50 ${cell.p50} ms, p99 ${cell.p99} ms`,
+                `of a core, polls ${cell.polls}/${cell.due}, p50 ${cell.p50} ms, p99 ${cell.p99} ms; ` +
+                `bench ${cell.benchCpu}%, sims ${cell.simCpu}%`,
             )
           }
         }
@@ -115,19 +119,25 @@ async function watchCell(
   const running = agents.map((agent, i) =>
     dashboard(rig.api, agent, way, t0 + (i * INTERVAL_MS) / dashboards, to, polls),
   )
+  const simSeconds = () => rig.simPids().reduce((sum, sim) => sum + cpuSeconds(sim), 0)
   await delay(Math.max(0, from - performance.now()))
   const cpuBefore = cpuSeconds(pid)
+  const benchBefore = process.cpuUsage()
+  const simBefore = simSeconds()
   await delay(Math.max(0, to - performance.now()))
   const cpu = cpuSeconds(pid) - cpuBefore
+  const { user, system } = process.cpuUsage(benchBefore)
+  const sims = simSeconds() - simBefore
   const rssMiB = rig.controller.rssMiB()
   await Promise.all(running)
   for (const agent of agents) agent.destroy()
   const inWindow = polls.filter((p) => p.begun >= from && p.begun < to)
   const requests = inWindow.reduce((sum, p) => sum + p.requests, 0)
+  const percent = (used: number) => Math.round((1000 * used) / seconds) / 10
   return {
     dashboards,
     way,
-    cpu: Math.round((1000 * cpu) / seconds) / 10,
+    cpu: percent(cpu),
     requests,
     ...(requests > 0 ? { cpuUs: Math.round((cpu * 1e6) / requests) } : {}),
     polls: inWindow.length,
@@ -135,13 +145,15 @@ async function watchCell(
     ...percentiles(inWindow.map((p) => p.ms)),
     errors: inWindow.reduce((sum, p) => sum + p.errors, 0),
     rssMiB,
+    benchCpu: percent((user + system) / 1e6),
+    simCpu: percent(sims),
   }
 }
 
 /**
- * One dashboard: a poll at `first`, then one a second on the same timeline; a poll that ends
- * late is followed by the next at once (a dashboard that cannot keep up polls less often). No
- * poll begins at or after `until`.
+ * One dashboard: a poll at `first`, then one at each second of the same timeline; a poll that ends
+ * late skips the seconds it overran (a dashboard that cannot keep up polls less often, never
+ * faster to catch up). No poll begins at or after `until`.
  */
 async function dashboard(
   api: string,
@@ -157,7 +169,8 @@ async function dashboard(
     const begun = performance.now()
     const poll = way === 'spp' ? await pollSppWay(api, agent) : await pollTopology(api, agent)
     polls.push({ begun, ms: performance.now() - begun, ...poll })
-    next = Math.max(next + INTERVAL_MS, performance.now())
+    do next += INTERVAL_MS
+    while (next < performance.now())
   }
 }
 

@@ -72,12 +72,12 @@ export function dashboardsTable(cells: DashboardCell[]): string {
     ]
   }
   return [
-    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB |',
-    `|${' --- |'.repeat(13)}`,
+    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | bench / sims CPU |',
+    `|${' --- |'.repeat(14)}`,
     ...ours.map(
       (c) =>
         `| ${c.processes} | ${c.dashboards} | ${way[c.way]} | ` +
-        `${[...figures(c), ...figures(theirs(c))].join(' | ')} |`,
+        `${[...figures(c), ...figures(theirs(c))].join(' | ')} | ${c.benchCpu}% / ${c.simCpu}% |`,
     ),
   ].join('\n')
 }

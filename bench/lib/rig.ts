@@ -1,6 +1,7 @@
 // A controller (ours or SPP's) with simulated processes connected to it: what each case of the
 // benchmark measures against.
 import type { ChildProcess } from 'node:child_process'
+import { bundled } from './bundle.ts'
 import { startChild, stopChild } from './children.ts'
 import type { Controller } from './controller-process.ts'
 
@@ -10,6 +11,8 @@ export type Rig = {
   api: string
   /** Connects more simulated processes (spp-sim's options) and waits for `total` registrations. */
   addSims(args: string[], total: number): Promise<void>
+  /** The simulators' process ids (their CPU shares the host's cores with the controller's). */
+  simPids(): number[]
   /** Stops the simulators, then the controller. */
   stop(): Promise<void>
 }
@@ -35,10 +38,15 @@ export async function startRig(
     api,
     async addSims(args, total) {
       children.push(
-        await startChild('bench/sims-in-turn.ts', [...ports, ...poll, ...args], /all connected/),
+        await startChild(
+          await bundled('sims-in-turn'),
+          [...ports, ...poll, ...args],
+          /all connected/,
+        ),
       )
       await processesUp(api, total)
     },
+    simPids: () => children.map((child) => child.pid!),
     async stop() {
       for (const child of children) await stopChild(child)
       await controller.stop()
