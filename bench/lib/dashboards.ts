@@ -48,7 +48,8 @@ export type DashboardCell = {
 }
 
 const INTERVAL_MS = 1000
-const WARM_UP_MS = 1000
+/** Before each window: the dashboards' first polls, or, at rest, the settling of processes just connected. */
+const WARM_UP_MS = { polling: 1000, rest: 3000 }
 
 /** The options of a run; `seconds` is each cell's window. */
 export type DashboardOptions = { seconds: number; sppDir?: string; nodeArgs: string[] }
@@ -109,7 +110,7 @@ async function watchCell(
 ): Promise<Omit<DashboardCell, 'controller' | 'processes'>> {
   const { pid } = rig.controller
   const t0 = performance.now() + 20
-  const from = t0 + WARM_UP_MS
+  const from = t0 + (dashboards === 0 ? WARM_UP_MS.rest : WARM_UP_MS.polling)
   const to = from + seconds * 1000
   const polls: Poll[] = []
   const agents = Array.from(
