@@ -1,173 +1,90 @@
-// What a request costs the host: spp-ctl as shipped (compiled) against its baselines in the same
-// run (a minimal hono app and a bare node:http server answering the same bytes, and the simulated
-// nfv's raw round trip), with each server's CPU time per request read from /proc. Not part of
-// `npm test`. Usage:
-//   npm run bench -- [--seconds 5] [--quick] [--profile]
-//                    [--case http|apply|logger|profile|builds|nodeflags|floor|instructions ...]
-//                    [--repeat 1] [--generator wrk|autocannon] [--top 10] [--against DIR/cli.js]
-//                    [--node-flags='[VAR=value ...] --max-semi-space-size=2']
-// `http` (the default) is the table of issue 21's targets; `apply` times a topology apply at the
-// vf's real poll; `logger` compares --log-level info with warn; `profile` (or --profile) profiles
-// each case with node --cpu-prof and --trace-gc; `builds` runs this build and the one `--against`
-// names (a copy of an earlier dist/) side by side, the cases in turn (give it a copy of
-// bin/spp-ctl.js whose import names the copy's cli.js: a cli.js alone runs without the V8 flags
-// the installed command sets, which moved its CPU per request by tens of µs); `nodeflags` runs this build
-// with and without node's `--node-flags` (and VAR=value environment), with each one's peak RSS; `floor` measures a command's
-// floor in node here (bench/command-server.ts beside bare node:http; for PUT, also remembering each
-// change in a state directory); `instructions` counts the instructions of a request under valgrind's
-// cachegrind on the controller, the stack's command server and the hono app (repeatable where CPU
-// time is not; skipped without valgrind). Writes bench-results/bench-*.json (and profiles).
+// What this controller costs the host, as installed (bin/spp-ctl.js, compiled), against the
+// stack's minimal hono app and, given its source, SPP's own controller, in the same run; CPU from
+// /proc. Not part of `npm test`. Usage:
+//   npm run bench -- [--case http|apply|dashboards ...] [--seconds 5] [--spp-dir DIR]
+//                    [--generator wrk|autocannon] [--cpu-prof]
+// `http` and `apply` (the default) give issue 30's budget as a table; `dashboards` the matrix of
+// issue 35 (dashboards polling once a second). --seconds: each figure's window (default 5).
+// --spp-dir: a checkout of SPP 18.11, whose src/spp-ctl/spp-ctl runs beside this controller.
+// --cpu-prof: each controller of the run writes a .cpuprofile into bench-results/ as it stops.
+// Writes bench-results/bench-*.json.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
-import { applyCase, applyReport } from './lib/apply-case.ts'
-import { CONNECTIONS, ENDPOINTS, type Endpoint } from './lib/cases.ts'
-import { floorCase, floorReport } from './lib/floor-case.ts'
+import { applyCase } from './lib/apply-case.ts'
+import { budget, budgetTable } from './lib/budget.ts'
+import { dashboardsCase } from './lib/dashboards.ts'
 import { httpCase } from './lib/http-case.ts'
-import { instructionsCase, instructionsReport } from './lib/instructions.ts'
-import { chooseGenerator, type Figures } from './lib/load.ts'
-import { profilePass, profileReport } from './lib/profile-pass.ts'
-import { httpReport } from './lib/report.ts'
-import { compareFlags, variantTable } from './lib/variants.ts'
+import { chooseGenerator } from './lib/load.ts'
+import { applyLine, dashboardsTable, httpTables } from './lib/report.ts'
+import { sppScript } from './lib/spp-controller.ts'
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string' },
-    quick: { type: 'boolean', default: false }, // 1 s per figure, fewer start-ups and steps
-    profile: { type: 'boolean', default: false },
     case: { type: 'string', multiple: true },
+    seconds: { type: 'string', default: '5' },
+    'spp-dir': { type: 'string' },
     generator: { type: 'string' },
-    top: { type: 'string', default: '10' }, // frames per table of a profile
-    repeat: { type: 'string', default: '1' }, // rounds of the http cases; each figure their median
-    against: { type: 'string' }, // for `builds`: another build's cli.js
-    'node-flags': { type: 'string' }, // for `nodeflags`: node's flags to run beside none
+    'cpu-prof': { type: 'boolean', default: false },
   },
 })
-const cases = new Set(values.case ?? ['http'])
-if (values.profile) cases.add('profile')
-const names = ['http', 'apply', 'logger', 'profile', 'builds', 'nodeflags', 'floor', 'instructions']
-const unknown = [...cases].filter((c) => !names.includes(c))
+const cases = new Set(values.case ?? ['http', 'apply'])
+const unknown = [...cases].filter((c) => !['http', 'apply', 'dashboards'].includes(c))
 if (unknown.length > 0) throw new Error(`unknown case: ${unknown.join(', ')}`)
-const quick = values.quick
-const seconds = Number(values.seconds ?? (quick ? 1 : 5))
+const seconds = Number(values.seconds)
+if (!(seconds > 0)) throw new Error(`--seconds ${values.seconds}: a number of seconds above 0`)
+const sppDir = values['spp-dir']
+if (sppDir) sppScript(sppDir) // a wrong directory stops the run before anything starts
 const out = new URL('../bench-results/', import.meta.url).pathname
 mkdirSync(out, { recursive: true })
+const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${out}`] : []
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
 
 const generator = chooseGenerator(values.generator)
-const results: Record<string, unknown> = {
-  date: new Date().toISOString(),
-  machine: { nproc: availableParallelism(), cpu: cpus()[0]?.model ?? '?', node: process.version },
-  generator: generator.name,
-  seconds,
-  quick,
-  loadavgBefore: loadavg(),
-}
-log(`load generator: ${generator.name}; load average ${loadavg()}`)
-if (cases.has('builds') && !values.against)
-  throw new Error('--case builds needs --against DIR/cli.js')
-if (cases.has('nodeflags') && !values['node-flags'])
-  throw new Error("--case nodeflags needs --node-flags='--flag ...'")
-const loads = ['http', 'logger', 'profile', 'builds', 'nodeflags', 'floor'].some((c) =>
-  cases.has(c),
-)
+const date = new Date().toISOString()
+const machine = `${availableParallelism()} × ${cpus()[0]?.model ?? '?'}, node ${process.version}`
+const results: Record<string, unknown> = { date, machine, generator: generator.name, seconds }
 const sections = [
-  `${results.date as string}: ${availableParallelism()} × ${cpus()[0]?.model}, node ${process.version}; ` +
-    (loads
-      ? `load generated by ${generator.name === 'wrk' ? 'wrk (one thread)' : 'autocannon (in the bench process)'}; ` +
-        `${seconds} s per figure after 1 s of warm-up` +
-        (Number(values.repeat) > 1 ? `, each the median of ${values.repeat} rounds` : '') +
-        '; '
-      : '') +
-    `controller compiled (bin/spp-ctl.js), default flags but --state-dir none (unless a figure says the state directory is on), logs at info into a pipe; ` +
-    `load average before: ${loadavg()}`,
+  `${date}: ${machine}; load average before: ${loadavg()}; ${seconds} s per figure; ` +
+    `load by ${generator.name === 'wrk' ? 'wrk (one thread)' : 'autocannon (in the bench process)'}; ` +
+    `spp-ctl compiled (bin/spp-ctl.js), default flags (the state directory on, in a temporary ` +
+    `directory), logs at info into a pipe; the 18.11 simulator answering at once (but in the apply).`,
 ]
-const failures: Figures[] = []
+if (!sppDir)
+  log("SPP's controller not run: give --spp-dir DIR (a checkout of SPP 18.11) to run it beside")
 
-if (cases.has('http')) {
-  const http = await httpCase(generator, { seconds, quick, repeat: Number(values.repeat) }, log)
+const http = cases.has('http')
+  ? await httpCase(generator, { seconds, sppDir, nodeArgs }, log)
+  : undefined
+if (http) {
   results.http = http
-  sections.push(httpReport(http))
-  failures.push(...http.rows.flatMap((r) => [r.controller, r.hono, r.bare]))
-  failures.push(...http.scaling.flatMap((s) => [s.one, s.all]))
+  sections.push(httpTables(http))
 }
-if (cases.has('logger')) {
-  const variants = ['info', 'warn'].map((level) => ({
-    name: `--log-level ${level}`,
-    flags: ['--log-level', level],
-  }))
-  const endpoints = ['GET /v1/processes', 'GET /v1/nfvs/1', 'PUT /v1/nfvs/1/patches'] as const
-  const options = { seconds, repeat: Number(values.repeat) }
-  const rows = await compareFlags(generator, options, variants, [...endpoints], CONNECTIONS, log)
-  results.logger = rows
-  sections.push(`The logger's cost, the same cases at info and at warn:\n\n${variantTable(rows)}`)
-  failures.push(...rows.map((r) => r.figures))
-}
-if (cases.has('builds')) {
-  const variants = [
-    { name: 'this build', flags: [] },
-    { name: 'against', flags: [], cli: values.against! },
-  ]
-  const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
-  const peaks = new Map<string, number>()
-  const options = { seconds, repeat: Number(values.repeat), peaks }
-  const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
-  results.builds = { against: values.against, rows, peaks: Object.fromEntries(peaks) }
-  const peak = [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(1)} MiB`).join(', ')
-  sections.push(
-    `This build and ${values.against}, the same cases:\n\n${variantTable(rows)}\n\nPeak RSS: ${peak}.`,
-  )
-  failures.push(...rows.map((r) => r.figures))
-}
-if (cases.has('nodeflags')) {
-  // Words of the form VAR=value are environment variables (as on the #! line), the rest node's flags.
-  const words = values['node-flags']!.split(' ').filter(Boolean)
-  const isVar = (w: string) => /^[A-Z_][A-Z0-9_]*=/.test(w)
-  const nodeArgs = words.filter((w) => !isVar(w))
-  const env = Object.fromEntries(
-    words.filter(isVar).map((w) => w.split('=', 2) as [string, string]),
-  )
-  const variants = [
-    { name: 'no node flags', flags: [] },
-    { name: words.join(' '), flags: [], nodeArgs, env },
-  ]
-  const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
-  const peaks = new Map<string, number>()
-  const options = { seconds, repeat: Number(values.repeat), peaks }
-  const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
-  results.nodeflags = { rows, peaks: Object.fromEntries(peaks) }
-  const peak = [...peaks].map(([name, mib]) => `${name} ${mib.toFixed(1)} MiB`).join(', ')
-  sections.push(`node's flags, the same cases:\n\n${variantTable(rows)}\n\nPeak RSS: ${peak}.`)
-  failures.push(...rows.map((r) => r.figures))
-}
-if (cases.has('floor')) {
-  const floor = await floorCase(generator, { seconds, repeat: Number(values.repeat) }, log)
-  results.floor = floor
-  sections.push(floorReport(floor))
-  failures.push(...floor.rows.flatMap((r) => [r.command, r.bare]))
-}
-if (cases.has('apply')) {
-  const apply = await applyCase(log)
+const apply = cases.has('apply') ? await applyCase(nodeArgs, log) : undefined
+if (apply) {
   results.apply = apply
-  sections.push(applyReport(apply))
+  sections.push(applyLine(apply))
 }
-if (cases.has('instructions')) {
-  const instructions = await instructionsCase(log)
-  results.instructions = instructions
-  sections.push(instructionsReport(instructions))
+if (http || apply) {
+  const rows = budget(http, apply)
+  results.budget = rows
+  sections.push(`Issue 30's budget:\n\n${budgetTable(rows)}`)
 }
-if (cases.has('profile')) {
-  const { file, cases: profiled } = await profilePass(generator, seconds, out, log)
-  results.profile = { file, cases: profiled.map(({ summary: _, ...rest }) => rest) }
-  sections.push(`Profiles (${file}):\n\n${profileReport(profiled, Number(values.top))}`)
-  failures.push(...profiled.map((c) => c.figures))
+if (cases.has('dashboards')) {
+  const cells = await dashboardsCase({ seconds, sppDir, nodeArgs }, log)
+  results.dashboards = cells
+  sections.push(
+    `Dashboards polling once a second (issue 35), ${seconds} s a cell; CPU in % of one core:\n\n` +
+      dashboardsTable(cells),
+  )
 }
-
-results.loadavgAfter = loadavg()
+const failed = [
+  ...(http?.rows.flatMap((r) => Object.values(r.figures)) ?? []),
+  ...(http?.scaling.map((s) => s.figures) ?? []),
+].filter((f) => f.errors + f.non2xx > 0).length
+if (failed > 0) sections.push(`${failed} figures had errors or answers not 2xx: see the JSON.`)
 sections.push(`Load average after: ${loadavg()}.`)
-const failed = failures.filter((f) => f.errors + f.non2xx > 0).length
-if (failed > 0) sections.push(`${failed} figures had errors or non-2xx answers: see the JSON.`)
 process.stdout.write(`${sections.join('\n\n')}\n`)
 const file = `${out}bench-${Date.now()}.json`
 writeFileSync(file, JSON.stringify(results, null, 2))

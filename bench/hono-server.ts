@@ -1,14 +1,10 @@
-// The ceiling of our stack: a minimal hono app on @hono/node-server answering the same bytes the
+// The baseline of our stack: a minimal hono app on @hono/node-server answering the same bytes the
 // controller answers, with no work of its own. Usage: tsx bench/hono-server.ts PORT RESPONSES_JSON
-// [STATE_DIR]; with a state directory, it also holds the project's store open there, as the
-// controller does by default (for the floor of idle RSS: lib/idle-floor.ts).
 import { readFileSync } from 'node:fs'
 import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 
-const [port, file, stateDir] = process.argv.slice(2)
-// Imported only then, so that the baseline's CPU figures never include the store's code.
-if (stateDir) (await import('../src/store/store.ts')).openStore(stateDir)
+const [port, file] = process.argv.slice(2)
 const responses = JSON.parse(readFileSync(file!, 'utf8')) as Record<string, string>
 const app = new Hono<{ Bindings: HttpBindings }>()
 for (const [key, body] of Object.entries(responses)) {

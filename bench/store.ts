@@ -2,7 +2,7 @@
 // and 64 concurrent writers, for the store as shipped (its fsync off the event loop) and for
 // commits with synchronous=FULL, the fsync inside the commit (the alternative). Each run is a
 // fresh plain-node process of a bundle, as the controller runs from dist/. Not part of `npm test`.
-// Usage: tsx bench/store.ts [--seconds 5]
+// Usage: npm run bench:store -- [--seconds 5]
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -1,5 +1,5 @@
 // The requests the benchmark measures, and at how many connections.
-import type { Load } from './load.ts'
+import type { Load } from './figures.ts'
 
 /** Each case: one request, sent over and over. */
 export const ENDPOINTS = {
@@ -17,6 +17,3 @@ export type Endpoint = keyof typeof ENDPOINTS
 
 /** One client at a time (each request's whole cost shows), and 64 at once (throughput). */
 export const CONNECTIONS = [1, 64] as const
-
-/** The simulated processes every case runs against (spp-sim options) and how many they are. */
-export const SIMS = { args: ['--primary', '--nfv', '1', '--vf', '2', '--mirror', '3'], count: 4 }

@@ -7,19 +7,23 @@ const TSX = new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url).path
 
 /**
  * Runs a script of the repository, or one at an absolute path (`.ts`: through tsx, otherwise plain
- * node); resolves once it prints a line matching `ready`.
+ * node, with `nodeArgs` and `env` over this environment); resolves once it prints a line matching
+ * `ready`.
  */
 export async function startChild(
   script: string,
   args: string[],
   ready: RegExp,
   stream: 'stdout' | 'stderr' = 'stdout',
+  { nodeArgs = [], env = {} }: { nodeArgs?: string[]; env?: Record<string, string> } = {},
 ): Promise<ChildProcess> {
   const path = script.startsWith('/')
     ? script
     : new URL(`../../${script}`, import.meta.url).pathname
-  const child = spawn(process.execPath, [...(script.endsWith('.ts') ? [TSX] : []), path, ...args], {
+  const before = script.endsWith('.ts') ? [TSX] : nodeArgs
+  const child = spawn(process.execPath, [...before, path, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   })
   const lines = createInterface({ input: child[stream] })
   const other = stream === 'stdout' ? child.stderr : child.stdout

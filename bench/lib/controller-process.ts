@@ -6,8 +6,8 @@ import { createInterface } from 'node:readline'
 import { cpuSeconds, memoryMiB } from './proc.ts'
 import { shebangOf } from './shebang.ts'
 
-export type ControllerProcess = {
-  child: ChildProcess
+/** A controller under test, ours or SPP's: its ports, memory and CPU time. */
+export type Controller = {
   pid: number
   primaryPort: number
   secondaryPort: number
@@ -15,12 +15,16 @@ export type ControllerProcess = {
   /** Resident memory of the controller process now, and its peak, in MiB (from /proc). */
   rssMiB(): number
   peakRssMiB(): number
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>
+}
+/** This project's controller as a child process. */
+export type ControllerProcess = Controller & {
+  child: ChildProcess
   /** CPU time the controller process has used so far (user + system), in seconds. */
   cpuSeconds(): number
   /** Log lines seen so far, by level name. */
   logLevels: Map<string, number>
-  /** SIGTERM; resolves with the exit code. */
-  stop(): Promise<number | null>
 }
 
 const LEVELS: Record<number, string> = {
@@ -37,24 +41,14 @@ export const SHIPPED = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
 
 /**
  * Runs `spp-ctl` as shipped (bin/, compiled) as its own process on ephemeral loopback ports, so
- * its memory is its own (`cli`: another build's bundle, to compare builds). `countLogs: false` only drains its log lines (no parsing in this process,
- * which shares the cores with the load generator); `stdout: 'pipe'` leaves its standard output
- * (where `node --trace-gc` writes) to the caller to read; `env` is set over the #! line's variables.
+ * its memory is its own, with `--state-dir none` unless `extraArgs` name one; `nodeArgs` go to
+ * node (`--cpu-prof`). `countLogs: false` only drains its log lines (no parsing in this process,
+ * which shares the cores with the load generator).
  */
 export async function startControllerProcess(
   extraArgs: string[] = [],
   nodeArgs: string[] = [],
-  {
-    countLogs = true,
-    stdout = 'inherit',
-    cli = SHIPPED,
-    env = {},
-  }: {
-    countLogs?: boolean
-    stdout?: 'inherit' | 'pipe'
-    cli?: string
-    env?: Record<string, string>
-  } = {},
+  { countLogs = true }: { countLogs?: boolean } = {},
 ): Promise<ControllerProcess> {
   const [primaryPort, secondaryPort, apiPort] = [
     await freePort(),
@@ -76,13 +70,13 @@ export async function startControllerProcess(
     ...extraArgs,
   ]
   // As the kernel would run it: with the flags and variables of its #! line.
-  const shebang = shebangOf(cli)
-  const child = spawn(process.execPath, [...shebang.nodeArgs, ...nodeArgs, cli, ...args], {
-    stdio: ['ignore', stdout, 'pipe'],
-    env: { ...process.env, ...shebang.env, ...env },
+  const shebang = shebangOf(SHIPPED)
+  const child = spawn(process.execPath, [...shebang.nodeArgs, ...nodeArgs, SHIPPED, ...args], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+    env: { ...process.env, ...shebang.env },
   })
   const logLevels = new Map<string, number>()
-  const stderr = child.stderr!
+  const stderr = child.stderr
   if (!countLogs) stderr.resume()
   else
     createInterface({ input: stderr }).on('line', (line) => {
@@ -96,7 +90,7 @@ export async function startControllerProcess(
       const level = LEVELS[entry.level ?? 0] ?? 'other'
       logLevels.set(level, (logLevels.get(level) ?? 0) + 1)
     })
-  await untilListening(apiPort, child)
+  await untilListening(apiPort, child, 'spp-ctl')
   const pid = child.pid!
   return {
     child,
@@ -126,10 +120,10 @@ export async function freePort(): Promise<number> {
   return port
 }
 
-/** Polls the REST port until it answers: start-up of a child process, not a test assertion. */
-async function untilListening(apiPort: number, child: ChildProcess) {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    if (child.exitCode !== null) throw new Error(`spp-ctl exited with ${child.exitCode}`)
+/** Polls the REST port until it answers (for up to 20 s): start-up of a child process. */
+export async function untilListening(apiPort: number, child: ChildProcess, name: string) {
+  for (let attempt = 0; attempt < 400; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`)
     const up = await fetch(`http://127.0.0.1:${apiPort}/v1/processes`).then(
       () => true,
       () => false,
@@ -137,5 +131,5 @@ async function untilListening(apiPort: number, child: ChildProcess) {
     if (up) return
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  throw new Error('spp-ctl did not start listening')
+  throw new Error(`${name} did not start listening`)
 }

@@ -1,135 +1,146 @@
-// The main part of the benchmark: start-up, the raw round trip, each case at 1 and 64 connections
-// on the controller and its baselines, the state directory's cost, and scaling with processes.
+// The HTTP part of the benchmark: start-up and idle memory, then each request at 1 and 64
+// connections on this controller (default flags: the state directory on), on one with
+// `--state-dir none` (PUT only), on the stack's minimal hono app and on SPP's controller when its
+// directory is given, taking turns case by case; then more processes, and the peak RSS.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startBaselines } from './baselines.ts'
-import { CONNECTIONS, ENDPOINTS, SIMS, type Endpoint } from './cases.ts'
-import type { Generator, Load } from './load.ts'
-import { load } from './load.ts'
-import { measure, medianOf, type Measured } from './measure.ts'
-import { rawRoundTrips } from './raw-roundtrip.ts'
-import type { HttpResults } from './report.ts'
-import { startRig } from './rig.ts'
-import { measureIdleFloor } from './idle-floor.ts'
-import { measureStartup } from './startup.ts'
-import { compareFlags, controllerHas } from './variants.ts'
+import { startHono } from './baselines.ts'
+import { CONNECTIONS, ENDPOINTS, type Endpoint } from './cases.ts'
+import { startControllerProcess } from './controller-process.ts'
+import type { Figures, Load } from './figures.ts'
+import type { Generator } from './load.ts'
+import { measure, type Server } from './measure.ts'
+import { processMix, startRig, type Rig } from './rig.ts'
+import { startSppController } from './spp-controller.ts'
+import { measureStartup, type Startup } from './startup.ts'
 
-/** Runs it all; `quick` takes fewer start-ups and scaling steps. */
+/** The servers a case runs on: this controller with default flags, with `--state-dir none`, the hono app, SPP's. */
+export const SERVERS = ['spp-ctl', 'state dir none', 'hono', 'SPP'] as const
+/** One of them. */
+export type ServerName = (typeof SERVERS)[number]
+
+/** One request at one number of connections, on each server that ran it. */
+export type CaseRow = {
+  endpoint: Endpoint
+  connections: number
+  figures: Partial<Record<ServerName, Figures>>
+}
+/** Everything the HTTP part measured. */
+export type HttpResults = {
+  startup: Startup
+  rows: CaseRow[]
+  /** Every nfv in turn at 64 connections, with more processes connected. */
+  scaling: { processes: number; figures: Figures; rssMiB: number }[]
+  /** This controller's peak RSS (VmHWM) over all of the above. */
+  peakRssMiB: number
+  /** SPP's controller's RSS once its processes were connected, and at its peak. */
+  spp?: { idleRssMiB: number; peakRssMiB: number }
+}
+
+/** The options of a run. */
+export type HttpOptions = { seconds: number; sppDir?: string; nodeArgs: string[] }
+
+const PROCESSES = 4
+
+/** Runs it all; `log` hears of each figure as it is measured. */
 export async function httpCase(
   generator: Generator,
-  { seconds, quick, repeat }: { seconds: number; quick: boolean; repeat: number },
+  { seconds, sppDir, nodeArgs }: HttpOptions,
   log: (line: string) => void,
 ): Promise<HttpResults> {
-  // Start-up first, on a quiet machine: each start is a fresh process of the shipped command,
-  // with --state-dir none and with the state directory on (the default).
-  const stateDir = controllerHas('--state-dir')
-    ? mkdtempSync(join(tmpdir(), 'spp-ctl-state-'))
-    : undefined
-  const startup = {
-    compiled: await measureStartup('compiled', quick ? 3 : 7),
-    ...(stateDir ? { stateDir: await measureStartup('compiled', quick ? 3 : 7, stateDir) } : {}),
-    ...(quick ? {} : { tsx: await measureStartup('tsx', 3) }),
-    floor: await measureIdleFloor(quick ? 3 : 5),
-  }
-  if (stateDir) rmSync(stateDir, { recursive: true, force: true })
-  const { listeningMs, idleRssMiB } = startup.compiled
-  log(
-    `start-up: ${listeningMs} ms, ${idleRssMiB.toFixed(1)} MiB` +
-      (startup.stateDir ? `; state dir on: ${startup.stateDir.idleRssMiB.toFixed(1)} MiB` : ''),
+  // Start-up first, on a quiet machine, each start a fresh process remembering in one directory.
+  const startDir = mkdtempSync(join(tmpdir(), 'spp-ctl-start-'))
+  const startup = await measureStartup(5, startDir).finally(() =>
+    rmSync(startDir, { recursive: true, force: true }),
   )
-  const raw = await rawRoundTrips(seconds)
-  log(`raw nfv round trip: ${raw.rps}/s`)
+  log(`start-up: listening after ${startup.listeningMs} ms, ${startup.idleRssMiB.toFixed(1)} MiB`)
 
-  const rig = await startRig(SIMS.args, SIMS.count, { pollMs: 0 })
-  const controller = { url: rig.api, pid: rig.controller.pid }
-  // The baselines answer exactly what the controller answers.
-  const responses: Record<string, string> = {}
-  for (const { method, path, body } of Object.values(ENDPOINTS) as Load[]) {
-    const r = await fetch(rig.api + path, { method, body })
-    responses[`${method} ${path}`] = r.status === 204 ? '' : await r.text()
+  const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-state-'))
+  const rigs: Rig[] = []
+  const rigOf = async (controller: Parameters<typeof startRig>[0]) => {
+    const rig = await startRig(controller, processMix(PROCESSES), PROCESSES, 0)
+    rigs.push(rig)
+    return rig
   }
-  const baselines = await startBaselines(responses)
-  // Each round measures every case on every server; with `repeat` > 1 each figure is the median
-  // of its rounds, which are spread over the run.
-  const runs = new Map<string, Measured[]>()
-  const servers = { controller, hono: baselines.hono, bare: baselines.bare }
-  for (let round = 1; round <= repeat; round++)
-    for (const connections of CONNECTIONS)
-      for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
-        const got: string[] = []
-        for (const [name, server] of Object.entries(servers)) {
-          const figures = await measure(
-            generator,
-            server,
-            ENDPOINTS[endpoint],
-            connections,
-            seconds,
+  const serverOf = (rig: Rig): Server => ({ url: rig.api, pid: rig.controller.pid })
+  try {
+    const ours = await rigOf(
+      await startControllerProcess(['--state-dir', stateDir], nodeArgs, { countLogs: false }),
+    )
+    const none = await rigOf(
+      await startControllerProcess(['--state-dir', 'none'], nodeArgs, { countLogs: false }),
+    )
+    const spp = sppDir ? await rigOf(await startSppController(sppDir)) : undefined
+    const sppIdle = spp?.controller.rssMiB()
+    // The hono app answers exactly what this controller answers.
+    const responses: Record<string, string> = {}
+    for (const { method, path, body } of Object.values(ENDPOINTS) as Load[]) {
+      const r = await fetch(ours.api + path, { method, body })
+      responses[`${method} ${path}`] = r.status === 204 ? '' : await r.text()
+    }
+    const hono = await startHono(responses)
+    const rows: CaseRow[] = []
+    try {
+      for (const connections of CONNECTIONS)
+        for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
+          const servers: (readonly [ServerName, Server])[] = [
+            ['spp-ctl', serverOf(ours)],
+            ...(endpoint.startsWith('PUT') ? [['state dir none', serverOf(none)] as const] : []),
+            ['hono', hono],
+            ...(spp ? [['SPP', serverOf(spp)] as const] : []),
+          ]
+          const figures: CaseRow['figures'] = {}
+          for (const [name, server] of servers)
+            figures[name] = await measure(
+              generator,
+              server,
+              ENDPOINTS[endpoint],
+              connections,
+              seconds,
+            )
+          rows.push({ endpoint, connections, figures })
+          log(
+            `${endpoint} x${connections}: ` +
+              Object.entries(figures)
+                .map(([name, f]) => `${name} ${f.rps}/s ${f.cpuUs} µs/req`)
+                .join(', '),
           )
-          runs.set(`${endpoint} ${connections} ${name}`, [
-            ...(runs.get(`${endpoint} ${connections} ${name}`) ?? []),
-            figures,
-          ])
-          got.push(`${name} ${figures.rps}/s ${figures.cpuUs} µs/req`)
         }
-        log(`${round}/${repeat} ${endpoint} x${connections}: ${got.join(', ')}`)
-      }
-  const rows = CONNECTIONS.flatMap((connections) =>
-    (Object.keys(ENDPOINTS) as Endpoint[]).map((endpoint) => {
-      const of = (name: string) => medianOf(runs.get(`${endpoint} ${connections} ${name}`)!)
-      return {
-        endpoint,
-        connections,
-        controller: of('controller'),
-        hono: of('hono'),
-        bare: of('bare'),
-      }
-    }),
-  )
-  const peakRssMiB = rig.controller.peakRssMiB()
-  await baselines.stop()
+    } finally {
+      await hono.stop()
+    }
+    const sppPeak = spp?.controller.peakRssMiB()
 
-  // How cost grows with connected processes: one of them polled, then all of them in turn.
-  const scaling: HttpResults['scaling'] = []
-  let connected = 1
-  for (const processes of quick ? [1, 128] : [1, 16, 128]) {
-    if (processes > connected) {
-      const ids = Array.from({ length: processes - connected }, (_, i) => 100 + connected + i)
-      await rig.addSims(
+    // More processes: every nfv in turn, with 16 and then 128 connected (nfvs 104 and up).
+    const scaling: HttpResults['scaling'] = []
+    const added = (total: number) =>
+      Array.from({ length: total - PROCESSES }, (_, i) => 100 + PROCESSES + i)
+    let connected = PROCESSES
+    for (const processes of [16, 128]) {
+      const ids = added(processes).slice(connected - PROCESSES)
+      await ours.addSims(
         ids.flatMap((id) => ['--nfv', String(id)]),
-        3 + processes,
+        processes,
       )
       connected = processes
+      const all = [1, ...added(processes)].map((id): Load => ({
+        method: 'GET',
+        path: `/v1/nfvs/${id}`,
+      }))
+      const figures = await measure(generator, serverOf(ours), all, 64, seconds)
+      scaling.push({ processes, figures, rssMiB: ours.controller.rssMiB() })
+      log(`${processes} processes, every nfv in turn x64: ${figures.rps}/s ${figures.cpuUs} µs/req`)
     }
-    const ids = [1, ...Array.from({ length: processes - 1 }, (_, i) => 101 + i)]
-    const all = ids.map((id): Load => ({ method: 'GET', path: `/v1/nfvs/${id}` }))
-    const one = await measure(generator, controller, ENDPOINTS['GET /v1/nfvs/1'], 64, seconds)
-    const every = await load(generator, rig.api, all, 64, seconds)
-    scaling.push({ processes, one, all: every, rssMiB: rig.controller.rssMiB() })
-    log(`${processes} processes: ${one.rps}/s, ${every.rps}/s over all`)
-  }
-  const finalPeakRssMiB = rig.controller.peakRssMiB()
-  await rig.stop()
-  return { startup, rows, raw, peakRssMiB, scaling, finalPeakRssMiB, state: await stateCase() }
-
-  // The state directory: every case with it on (the default; durable writes for PUT, the remember
-  // issue) and with none, taking turns, with each one's peak RSS.
-  async function stateCase(): Promise<HttpResults['state']> {
-    if (!controllerHas('--state-dir'))
-      return { skipped: 'spp-ctl --help does not list --state-dir yet' }
-    const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-state-'))
-    try {
-      const variants = [
-        { name: 'state dir on', flags: ['--state-dir', dir] },
-        { name: '--state-dir none', flags: ['--state-dir', 'none'] },
-      ]
-      const endpoints = Object.keys(ENDPOINTS) as Endpoint[]
-      const peaks = new Map<string, number>()
-      const options = { seconds, repeat, peaks }
-      const rows = await compareFlags(generator, options, variants, endpoints, CONNECTIONS, log)
-      return { rows, peakRssMiB: Object.fromEntries(peaks) }
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
+    return {
+      startup,
+      rows,
+      scaling,
+      peakRssMiB: ours.controller.peakRssMiB(),
+      ...(spp ? { spp: { idleRssMiB: sppIdle!, peakRssMiB: sppPeak! } } : {}),
     }
+  } finally {
+    for (const rig of rigs) await rig.stop()
+    rmSync(stateDir, { recursive: true, force: true })
   }
 }

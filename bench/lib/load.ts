@@ -1,26 +1,9 @@
 // One load figure: wrk (when installed) or autocannon against a URL for a while, reduced to what
 // the tables show. Latency percentiles are always the load generator's own.
 import autocannon from 'autocannon'
+import type { Figures, Load } from './figures.ts'
 import { findWrk, wrkLoad } from './wrk.ts'
 
-/** One request the load generator sends. */
-export type Load = { method: 'GET' | 'PUT'; path: string; body?: string }
-/** What one load run measured. */
-export type Figures = {
-  rps: number
-  /** Requests answered in the run. */
-  requests: number
-  /** Latency in ms: mean, median and 99th percentile. */
-  mean: number
-  p50: number
-  p99: number
-  errors: number
-  non2xx: number
-  /** CPU time of the server under test per request answered, in µs, where measured. */
-  cpuUs?: number
-  /** Percent of one core the server under test used during the run, where measured. */
-  cpu?: number
-}
 /** The load generator that runs: `wrk` if installed (or asked for), else `autocannon`. */
 export type Generator = { name: 'wrk'; path: string } | { name: 'autocannon' }
 
@@ -58,21 +41,5 @@ export async function load(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-  }
-}
-
-/** Latency figures of raw samples in ms, in the shape `load` gives. */
-export function figuresOf(samplesMs: number[], seconds: number): Figures {
-  const sorted = [...samplesMs].sort((a, b) => a - b)
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
-  const round = (ms: number) => Math.round(ms * 100) / 100
-  return {
-    rps: Math.round(sorted.length / seconds),
-    requests: sorted.length,
-    mean: round(sorted.reduce((sum, ms) => sum + ms, 0) / Math.max(1, sorted.length)),
-    p50: round(at(0.5)),
-    p99: round(at(0.99)),
-    errors: 0,
-    non2xx: 0,
   }
 }

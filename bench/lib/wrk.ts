@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import type { Figures, Load } from './load.ts'
+import type { Figures, Load } from './figures.ts'
 
 /** The wrk executable on PATH, or undefined. */
 export function findWrk(): string | undefined {

@@ -1,0 +1,41 @@
+// Simulated 18.11 processes connected to a controller one after another, each once the one before
+// was asked who it is, as processes started by hand arrive. SPP's own controller accepts its
+// process ports with a backlog of one and identifies each connection before it accepts the next:
+// processes that connect all at once (as `spp-sim` connects them) are left unidentified there.
+// Usage: tsx bench/sims-in-turn.ts -p PORT -s PORT [--poll-ms MS] [--primary] [--nfv ID ...]
+//        [--vf ID ...] [--mirror ID ...]; prints `all connected` once every process was asked.
+// --poll-ms as spp-sim's: a vf and a mirror read their socket once per MS (default 1000, 18.11's).
+import { once } from 'node:events'
+import { parseArgs } from 'node:util'
+import type { SimSpec } from '../src/sim/start-sims.ts'
+import { startSims } from '../src/sim/start-sims.ts'
+
+const { values } = parseArgs({
+  options: {
+    'pri-port': { type: 'string', short: 'p' },
+    'sec-port': { type: 'string', short: 's' },
+    'poll-ms': { type: 'string', default: '1000' },
+    primary: { type: 'boolean', default: false },
+    nfv: { type: 'string', multiple: true, default: [] },
+    vf: { type: 'string', multiple: true, default: [] },
+    mirror: { type: 'string', multiple: true, default: [] },
+  },
+})
+const specs: SimSpec[] = [
+  ...(values.primary ? [{ kind: 'primary' as const }] : []),
+  ...values.nfv.map((id) => ({ kind: 'nfv' as const, clientId: Number(id) })),
+  ...values.vf.map((id) => ({ kind: 'vf' as const, clientId: Number(id) })),
+  ...values.mirror.map((id) => ({ kind: 'mirror' as const, clientId: Number(id) })),
+]
+const target = {
+  primaryPort: Number(values['pri-port']),
+  secondaryPort: Number(values['sec-port']),
+  pollMs: Number(values['poll-ms']),
+  reconnect: true,
+}
+for (const spec of specs) {
+  const [sim] = await startSims([spec], target)
+  // A secondary is asked `_get_client_id` once accepted; a primary is asked nothing first.
+  if (spec.kind !== 'primary') await once(sim!, 'command')
+}
+process.stdout.write('all connected\n')
