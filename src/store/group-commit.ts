@@ -6,7 +6,7 @@
 // is NORMAL plus this one sync of the log after each commit, and the event loop never waits on it.
 // The checkpoints SQLite makes after 1000 pages of log do run on the main thread, syncs included
 // (about 0.8 ms every 50 or so commits here; docs/remember.md).
-import fs from 'node:fs' // as an object, so that a test can watch fs.fdatasync
+import { closeSync, fdatasync, openSync, realpathSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import type { Write } from './batch.ts'
 import { StoreError } from './store-error.ts'
@@ -25,6 +25,51 @@ const COMPANY_WAIT_MS = 4
 const OPEN_BUSY_MS = 5000
 type Waiter = { upTo: number; resolve: () => void; reject: (error: Error) => void }
 
+/** How the write-ahead log is opened and made durable: node's fs, unless a test holds them. */
+export type LogFile = {
+  /** Opens the log for its syncs (node: openSync(path, 'r+')). */
+  open(path: string): number
+  /** Makes what was written to the log durable, then calls `done` (node: fdatasync, off the loop). */
+  sync(fd: number, done: (error: NodeJS.ErrnoException | null) => void): void
+}
+
+/** The time the store reads and the timers it sets: node's, unless a test holds them. */
+export type StoreClock = {
+  /** Milliseconds since the epoch (node: Date.now). */
+  now(): number
+  /** Calls `callback` once, after `ms`; returns how to cancel it (node: setTimeout). */
+  after(ms: number, callback: () => void): () => void
+  /** Calls `callback` every `ms`, never keeping node running; returns how to stop (setInterval). */
+  every(ms: number, callback: () => void): () => void
+}
+
+export const NODE_LOG_FILE: LogFile = {
+  open: (path) => openSync(path, 'r+'),
+  sync: (fd, done) => fdatasync(fd, done),
+}
+
+export const NODE_CLOCK: StoreClock = {
+  now: () => Date.now(),
+  after(ms, callback) {
+    const timer = setTimeout(callback, ms)
+    return () => clearTimeout(timer)
+  },
+  every(ms, callback) {
+    const timer = setInterval(callback, ms).unref()
+    return () => clearInterval(timer)
+  },
+}
+
+/** What a GroupCommit tells, and what it uses of the machine. */
+export type GroupCommitOptions = {
+  /** Told how many journal entries a commit's prunes removed (when it removed any). */
+  onCommitted: (pruned: number) => void
+  /** Told once when a sync of the log failed. */
+  onBroken?: (error: StoreError) => void
+  logFile?: LogFile
+  clock?: StoreClock
+}
+
 /** Counters for tests and measurements. */
 export type CommitStats = { commits: number; writes: number }
 
@@ -37,6 +82,8 @@ export class GroupCommit {
   readonly #commit: (writes: Write[]) => number
   readonly #onCommitted: (pruned: number) => void
   readonly #onBroken: (error: StoreError) => void
+  readonly #logFile: LogFile
+  readonly #clock: StoreClock
   #log: number | undefined // the write-ahead log's descriptor, opened at the first commit
   #pending: Write[] = []
   #queued = 0
@@ -44,7 +91,7 @@ export class GroupCommit {
   #syncing = false // a commit's fdatasync is under way
   #waiters: Waiter[] = [] // in the order of upTo, since each one waits for all that was queued
   #scheduled = false
-  #delayed: NodeJS.Timeout | undefined // the next commit, waiting for company
+  #delayed: (() => void) | undefined // cancels the next commit, waiting for company
   #company = 0 // how many waited for the last commit
   #commits = 0
   // Set when an fdatasync of the log failed. Linux reports a failed writeback once and marks its
@@ -52,15 +99,13 @@ export class GroupCommit {
   // disk: nothing is acknowledged as durable any more, until the controller is restarted.
   #broken: StoreError | undefined
 
-  constructor(
-    db: Database.Database,
-    onCommitted: (pruned: number) => void,
-    onBroken: (error: StoreError) => void = () => {},
-  ) {
+  constructor(db: Database.Database, options: GroupCommitOptions) {
     this.#db = db
     this.#commit = prepareWrites(db)
-    this.#onCommitted = onCommitted
-    this.#onBroken = onBroken
+    this.#onCommitted = options.onCommitted
+    this.#onBroken = options.onBroken ?? (() => {})
+    this.#logFile = options.logFile ?? NODE_LOG_FILE
+    this.#clock = options.clock ?? NODE_CLOCK
   }
 
   /** Queues a write; it is committed with the others of this event-loop turn, or after. */
@@ -100,7 +145,7 @@ export class GroupCommit {
     try {
       await this.sync()
     } finally {
-      if (this.#log !== undefined) fs.closeSync(this.#log)
+      if (this.#log !== undefined) closeSync(this.#log)
       this.#log = undefined
     }
   }
@@ -122,15 +167,15 @@ export class GroupCommit {
   #delay(): void {
     if (this.#scheduled || this.#syncing || this.#broken) return
     this.#scheduled = true
-    this.#delayed = setTimeout(() => {
+    this.#delayed = this.#clock.after(COMPANY_WAIT_MS, () => {
       this.#delayed = undefined
       this.#scheduled = false
       this.#send()
-    }, COMPANY_WAIT_MS)
+    })
   }
 
   #hurry(): void {
-    clearTimeout(this.#delayed)
+    this.#delayed?.()
     this.#delayed = undefined
     this.#scheduled = false
     this.#schedule()
@@ -144,7 +189,7 @@ export class GroupCommit {
     try {
       // Opened first: a commit made is never tried again. The connection has read, so it exists,
       // beside the file a symbolic link names, as SQLite resolves the database's name.
-      this.#log ??= fs.openSync(`${fs.realpathSync(this.#db.name)}-wal`, 'r+')
+      this.#log ??= this.#logFile.open(`${realpathSync(this.#db.name)}-wal`)
       pruned = this.#commit(writes) // rolled back if it throws
     } catch (error) {
       // The writes stay queued, in order, since the remembered configuration in memory includes
@@ -154,7 +199,7 @@ export class GroupCommit {
     }
     this.#pending = []
     this.#syncing = true
-    fs.fdatasync(this.#log, (error) => {
+    this.#logFile.sync(this.#log, (error) => {
       this.#syncing = false
       if (error) {
         // Committed, but perhaps never on the disk: its waiters and every later one hear of it.
