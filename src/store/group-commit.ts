@@ -6,9 +6,10 @@
 // is NORMAL plus this one sync of the log after each commit, and the event loop never waits on it.
 // The checkpoints SQLite makes after 1000 pages of log do run on the main thread, syncs included
 // (about 0.8 ms every 50 or so commits here; docs/remember.md).
-import { closeSync, fdatasync, openSync, realpathSync } from 'node:fs'
+import { closeSync, realpathSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import type { Write } from './batch.ts'
+import { NODE_MACHINE, type StoreMachine } from './machine.ts'
 import { StoreError } from './store-error.ts'
 import { prepareWrites } from './writes.ts'
 
@@ -25,51 +26,6 @@ const COMPANY_WAIT_MS = 4
 const OPEN_BUSY_MS = 5000
 type Waiter = { upTo: number; resolve: () => void; reject: (error: Error) => void }
 
-/** How the write-ahead log is opened and made durable: node's fs, unless a test holds them. */
-export type LogFile = {
-  /** Opens the log for its syncs (node: openSync(path, 'r+')). */
-  open(path: string): number
-  /** Makes what was written to the log durable, then calls `done` (node: fdatasync, off the loop). */
-  sync(fd: number, done: (error: NodeJS.ErrnoException | null) => void): void
-}
-
-/** The time the store reads and the timers it sets: node's, unless a test holds them. */
-export type StoreClock = {
-  /** Milliseconds since the epoch (node: Date.now). */
-  now(): number
-  /** Calls `callback` once, after `ms`; returns how to cancel it (node: setTimeout). */
-  after(ms: number, callback: () => void): () => void
-  /** Calls `callback` every `ms`, never keeping node running; returns how to stop (setInterval). */
-  every(ms: number, callback: () => void): () => void
-}
-
-export const NODE_LOG_FILE: LogFile = {
-  open: (path) => openSync(path, 'r+'),
-  sync: (fd, done) => fdatasync(fd, done),
-}
-
-export const NODE_CLOCK: StoreClock = {
-  now: () => Date.now(),
-  after(ms, callback) {
-    const timer = setTimeout(callback, ms)
-    return () => clearTimeout(timer)
-  },
-  every(ms, callback) {
-    const timer = setInterval(callback, ms).unref()
-    return () => clearInterval(timer)
-  },
-}
-
-/** What a GroupCommit tells, and what it uses of the machine. */
-export type GroupCommitOptions = {
-  /** Told how many journal entries a commit's prunes removed (when it removed any). */
-  onCommitted: (pruned: number) => void
-  /** Told once when a sync of the log failed. */
-  onBroken?: (error: StoreError) => void
-  logFile?: LogFile
-  clock?: StoreClock
-}
-
 /** Counters for tests and measurements. */
 export type CommitStats = { commits: number; writes: number }
 
@@ -82,8 +38,7 @@ export class GroupCommit {
   readonly #commit: (writes: Write[]) => number
   readonly #onCommitted: (pruned: number) => void
   readonly #onBroken: (error: StoreError) => void
-  readonly #logFile: LogFile
-  readonly #clock: StoreClock
+  readonly #machine: StoreMachine
   #log: number | undefined // the write-ahead log's descriptor, opened at the first commit
   #pending: Write[] = []
   #queued = 0
@@ -99,13 +54,17 @@ export class GroupCommit {
   // disk: nothing is acknowledged as durable any more, until the controller is restarted.
   #broken: StoreError | undefined
 
-  constructor(db: Database.Database, options: GroupCommitOptions) {
+  constructor(
+    db: Database.Database,
+    onCommitted: (pruned: number) => void,
+    onBroken: (error: StoreError) => void = () => {},
+    machine: StoreMachine = NODE_MACHINE,
+  ) {
     this.#db = db
     this.#commit = prepareWrites(db)
-    this.#onCommitted = options.onCommitted
-    this.#onBroken = options.onBroken ?? (() => {})
-    this.#logFile = options.logFile ?? NODE_LOG_FILE
-    this.#clock = options.clock ?? NODE_CLOCK
+    this.#onCommitted = onCommitted
+    this.#onBroken = onBroken
+    this.#machine = machine
   }
 
   /** Queues a write; it is committed with the others of this event-loop turn, or after. */
@@ -167,7 +126,7 @@ export class GroupCommit {
   #delay(): void {
     if (this.#scheduled || this.#syncing || this.#broken) return
     this.#scheduled = true
-    this.#delayed = this.#clock.after(COMPANY_WAIT_MS, () => {
+    this.#delayed = this.#machine.after(COMPANY_WAIT_MS, () => {
       this.#delayed = undefined
       this.#scheduled = false
       this.#send()
@@ -189,7 +148,7 @@ export class GroupCommit {
     try {
       // Opened first: a commit made is never tried again. The connection has read, so it exists,
       // beside the file a symbolic link names, as SQLite resolves the database's name.
-      this.#log ??= this.#logFile.open(`${realpathSync(this.#db.name)}-wal`)
+      this.#log ??= this.#machine.openLog(`${realpathSync(this.#db.name)}-wal`)
       pruned = this.#commit(writes) // rolled back if it throws
     } catch (error) {
       // The writes stay queued, in order, since the remembered configuration in memory includes
@@ -199,7 +158,7 @@ export class GroupCommit {
     }
     this.#pending = []
     this.#syncing = true
-    this.#logFile.sync(this.#log, (error) => {
+    this.#machine.syncLog(this.#log, (error) => {
       this.#syncing = false
       if (error) {
         // Committed, but perhaps never on the disk: its waiters and every later one hear of it.

@@ -4,18 +4,18 @@
 import { join } from 'node:path'
 import type Database from 'better-sqlite3'
 import { DATABASE_FILE, openDatabase } from './database.ts'
-import { GroupCommit, NODE_CLOCK, type CommitStats } from './group-commit.ts'
-import type { LogFile, StoreClock } from './group-commit.ts'
+import { GroupCommit, type CommitStats } from './group-commit.ts'
 import { JournalReader, journalWrite } from './journal.ts'
 import type { JournalEntry, JournalQuery, JournalRecord } from './journal.ts'
 import { lockStateDir, type StateDirLock } from './lock.ts'
+import { NODE_MACHINE, type StoreMachine } from './machine.ts'
 import { RememberedConfigs } from './remembered.ts'
 import type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
 import { ensureStateDir } from './state-dir.ts'
 import { StoreError } from './store-error.ts'
 
 export { DATABASE_FILE } from './database.ts'
-export type { CommitStats, LogFile, StoreClock } from './group-commit.ts'
+export type { CommitStats } from './group-commit.ts'
 export type { JournalCommand, JournalEntry, JournalQuery, JournalRecord } from './journal.ts'
 export type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
 export { StoreError, type StoreErrorCode } from './store-error.ts'
@@ -35,10 +35,8 @@ export type StoreOptions = {
   onPrune?: (removed: number) => void
   /** Told once when a sync of the log failed: from then on, no change is saved (GroupCommit). */
   onBroken?: (error: StoreError) => void
-  /** How the write-ahead log is opened and synced (default: node's fs). */
-  logFile?: LogFile
-  /** The time and the timers (default: node's); the ones given replace node's. */
-  clock?: Partial<StoreClock>
+  /** The log's file, the time and timers, where a test gives its own (node's otherwise). */
+  machine?: Partial<StoreMachine>
 }
 
 /** Opens (creating, migrating and locking) the store of a state directory; throws a StoreError. */
@@ -72,7 +70,7 @@ export class Store {
   readonly #meta: Map<string, string>
   readonly #journal: JournalReader
   readonly #commit: GroupCommit
-  readonly #clock: StoreClock
+  readonly #machine: StoreMachine
   readonly #stopPrune: (() => void) | undefined
   #revision: number
   #closed = false
@@ -88,15 +86,14 @@ export class Store {
     this.#meta = new Map(rows)
     this.#revision = Number(this.#meta.get(REVISION) ?? 0)
     this.#journal = new JournalReader(db)
-    const clock = (this.#clock = { ...NODE_CLOCK, ...options.clock })
-    const { onBroken, logFile } = options
-    this.#commit = new GroupCommit(db, { onCommitted: onPrune, onBroken, logFile, clock })
+    const machine = (this.#machine = { ...NODE_MACHINE, ...options.machine })
+    this.#commit = new GroupCommit(db, onPrune, options.onBroken, machine)
     if (journalKeepMs === Infinity) return
     // At open, before anyone waits on a commit, a prune of its own (redone if a crash loses it).
-    const removed = this.#commit.now([{ op: 'prune', before: clock.now() - journalKeepMs }])
+    const removed = this.#commit.now([{ op: 'prune', before: machine.now() - journalKeepMs }])
     if (removed > 0) onPrune(removed)
-    this.#stopPrune = clock.every(options.pruneEveryMs ?? DAY_MS / 24, () => {
-      const before = clock.now() - journalKeepMs
+    this.#stopPrune = machine.every(options.pruneEveryMs ?? DAY_MS / 24, () => {
+      const before = machine.now() - journalKeepMs
       try {
         if (this.#journal.hasOlder(before)) this.#commit.push({ op: 'prune', before })
       } catch {
@@ -126,7 +123,7 @@ export class Store {
     const { clientId } = process
     if (clientId !== undefined && !(Number.isSafeInteger(clientId) && clientId >= 0))
       throw new TypeError(`a client id is a non-negative integer, not ${clientId}`)
-    const write = this.#configs.put(process, config, this.#clock.now())
+    const write = this.#configs.put(process, config, this.#machine.now())
     if (write === undefined) return // the same configuration again: nothing to write
     this.#revision++
     this.#commit.push(write)
@@ -150,7 +147,7 @@ export class Store {
   /** Records an accepted change in the journal. */
   journal(entry: JournalEntry): void {
     this.#assertOpen()
-    this.#commit.push(journalWrite(entry, this.#clock.now()))
+    this.#commit.push(journalWrite(entry, this.#machine.now()))
   }
 
   /** Journal entries, newest first, once the writes queued before the call were tried. */
@@ -167,7 +164,7 @@ export class Store {
   /** Removes journal entries older than `olderThanMs`; resolves once that is committed. */
   pruneJournal(olderThanMs: number): Promise<void> {
     this.#assertOpen()
-    this.#commit.push({ op: 'prune', before: this.#clock.now() - olderThanMs })
+    this.#commit.push({ op: 'prune', before: this.#machine.now() - olderThanMs })
     return this.#commit.sync()
   }
 

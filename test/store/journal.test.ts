@@ -189,7 +189,7 @@ test('the periodic prune removes entries once they are older than journalKeepMs'
     const pruned: number[] = []
     const store = openStore(dir, {
       ...{ journalKeepMs: HOUR, pruneEveryMs: 5 * 60_000, onPrune: (n) => pruned.push(n) },
-      clock: { every },
+      machine: { every },
     })
     try {
       assert.equal(

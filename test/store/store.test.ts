@@ -14,10 +14,10 @@ import {
   openStore,
   StoreError,
   type JournalEntry,
-  type LogFile,
   type Store,
   type StoreOptions,
 } from '../../src/store/store.ts'
+import type { StoreMachine } from '../../src/store/machine.ts'
 import { withTempDir } from './temp-dir.ts'
 
 const NFV = {
@@ -82,13 +82,10 @@ function heldSyncs() {
   const syncs = {
     hold: false,
     held,
-    logFile: {
-      open: (path: string) => openSync(path, 'r+'),
-      sync(fd: number, done: Done) {
-        if (!syncs.hold) return fdatasync(fd, done)
-        held.push({ file: fileOf(fd), release: () => fdatasync(fd, done) })
-      },
-    } satisfies LogFile,
+    syncLog: (fd: number, done: Done) => {
+      if (!syncs.hold) return fdatasync(fd, done)
+      held.push({ file: fileOf(fd), release: () => fdatasync(fd, done) })
+    },
     releaseAll: () => held.splice(0).forEach(({ release }) => release()),
     /** Resolves with how many syncs are held, once `count` are or after 100 turns. */
     async waitFor(count: number) {
@@ -275,7 +272,7 @@ test('a lone writer never waits for company; a commit waits for as many writers 
         syncs.releaseAll()
       }
     },
-    { logFile: syncs.logFile, clock: { after } },
+    { machine: { syncLog: syncs.syncLog, after } },
   )
 })
 
@@ -327,7 +324,7 @@ test('sync() resolves only once an fdatasync of the write-ahead log has returned
         syncs.releaseAll() // so that the store can close when an assertion failed
       }
     },
-    { logFile: syncs.logFile },
+    { machine: { syncLog: syncs.syncLog } },
   )
 })
 
@@ -359,16 +356,13 @@ test('a failed fdatasync of the log fails its writers and every later one, for g
     // The log's syncs are node's, but while `failing` the next one waits to fail with EIO.
     let failing = false
     let fail: (() => void) | undefined
-    const logFile: LogFile = {
-      open: (path) => openSync(path, 'r+'),
-      sync(fd, done) {
-        if (!failing) return fdatasync(fd, done)
-        const error: NodeJS.ErrnoException = new Error('EIO: i/o error, fdatasync')
-        error.code = 'EIO'
-        fail = () => done(error)
-      },
+    const syncLog: StoreMachine['syncLog'] = (fd, done) => {
+      if (!failing) return fdatasync(fd, done)
+      const error: NodeJS.ErrnoException = new Error('EIO: i/o error, fdatasync')
+      error.code = 'EIO'
+      fail = () => done(error)
     }
-    const store = openStore(dir, { onBroken: (error) => broken.push(error), logFile })
+    const store = openStore(dir, { onBroken: (error) => broken.push(error), machine: { syncLog } })
     try {
       store.put({ section: 'nfvs', clientId: 1 }, NFV)
       await store.sync()
@@ -413,14 +407,11 @@ test('the log synced is the one beside the database a symbolic link names', () =
       symlinkSync(join(elsewhere, DATABASE_FILE), join(dir, DATABASE_FILE))
       writeFileSync(join(dir, `${DATABASE_FILE}-wal`), '') // a stale log beside the link
       const synced: string[] = []
-      const logFile: LogFile = {
-        open: (path) => openSync(path, 'r+'),
-        sync(fd, done) {
-          synced.push(fileOf(fd))
-          fdatasync(fd, done)
-        },
+      const syncLog: StoreMachine['syncLog'] = (fd, done) => {
+        synced.push(fileOf(fd))
+        fdatasync(fd, done)
       }
-      const store = openStore(dir, { logFile })
+      const store = openStore(dir, { machine: { syncLog } })
       try {
         store.put({ section: 'nfvs', clientId: 1 }, NFV)
         await store.sync()
@@ -434,12 +425,9 @@ test('the log synced is the one beside the database a symbolic link names', () =
 
 test('when the log cannot be opened, nothing is committed, and the next commit saves it once', () => {
   let full = true // of descriptors: the log cannot be opened while this is so
-  const logFile: LogFile = {
-    open(path) {
-      if (full && path.endsWith('-wal')) throw new Error('EMFILE: too many open files (test)')
-      return openSync(path, 'r+')
-    },
-    sync: (fd, done) => fdatasync(fd, done),
+  const openLog: StoreMachine['openLog'] = (path) => {
+    if (full && path.endsWith('-wal')) throw new Error('EMFILE: too many open files (test)')
+    return openSync(path, 'r+')
   }
   return withStore(
     async (store, dir) => {
@@ -459,7 +447,7 @@ test('when the log cannot be opened, nothing is committed, and the next commit s
       await store.sync()
       assert.is(rows(), 1)
     },
-    { logFile },
+    { machine: { openLog } },
   )
 })
 
