@@ -6,9 +6,10 @@
 // is NORMAL plus this one sync of the log after each commit, and the event loop never waits on it.
 // The checkpoints SQLite makes after 1000 pages of log do run on the main thread, syncs included
 // (about 0.8 ms every 50 or so commits here; docs/remember.md).
-import fs from 'node:fs' // as an object, so that a test can watch fs.fdatasync
+import { closeSync, realpathSync } from 'node:fs'
 import type Database from 'better-sqlite3'
 import type { Write } from './batch.ts'
+import { NODE_MACHINE, type StoreMachine } from './machine.ts'
 import { StoreError } from './store-error.ts'
 import { prepareWrites } from './writes.ts'
 
@@ -37,6 +38,7 @@ export class GroupCommit {
   readonly #commit: (writes: Write[]) => number
   readonly #onCommitted: (pruned: number) => void
   readonly #onBroken: (error: StoreError) => void
+  readonly #machine: StoreMachine
   #log: number | undefined // the write-ahead log's descriptor, opened at the first commit
   #pending: Write[] = []
   #queued = 0
@@ -44,7 +46,7 @@ export class GroupCommit {
   #syncing = false // a commit's fdatasync is under way
   #waiters: Waiter[] = [] // in the order of upTo, since each one waits for all that was queued
   #scheduled = false
-  #delayed: NodeJS.Timeout | undefined // the next commit, waiting for company
+  #delayed: (() => void) | undefined // cancels the next commit, waiting for company
   #company = 0 // how many waited for the last commit
   #commits = 0
   // Set when an fdatasync of the log failed. Linux reports a failed writeback once and marks its
@@ -56,11 +58,13 @@ export class GroupCommit {
     db: Database.Database,
     onCommitted: (pruned: number) => void,
     onBroken: (error: StoreError) => void = () => {},
+    machine: StoreMachine = NODE_MACHINE,
   ) {
     this.#db = db
     this.#commit = prepareWrites(db)
     this.#onCommitted = onCommitted
     this.#onBroken = onBroken
+    this.#machine = machine
   }
 
   /** Queues a write; it is committed with the others of this event-loop turn, or after. */
@@ -100,7 +104,7 @@ export class GroupCommit {
     try {
       await this.sync()
     } finally {
-      if (this.#log !== undefined) fs.closeSync(this.#log)
+      if (this.#log !== undefined) closeSync(this.#log)
       this.#log = undefined
     }
   }
@@ -122,15 +126,15 @@ export class GroupCommit {
   #delay(): void {
     if (this.#scheduled || this.#syncing || this.#broken) return
     this.#scheduled = true
-    this.#delayed = setTimeout(() => {
+    this.#delayed = this.#machine.after(COMPANY_WAIT_MS, () => {
       this.#delayed = undefined
       this.#scheduled = false
       this.#send()
-    }, COMPANY_WAIT_MS)
+    })
   }
 
   #hurry(): void {
-    clearTimeout(this.#delayed)
+    this.#delayed?.()
     this.#delayed = undefined
     this.#scheduled = false
     this.#schedule()
@@ -144,7 +148,7 @@ export class GroupCommit {
     try {
       // Opened first: a commit made is never tried again. The connection has read, so it exists,
       // beside the file a symbolic link names, as SQLite resolves the database's name.
-      this.#log ??= fs.openSync(`${fs.realpathSync(this.#db.name)}-wal`, 'r+')
+      this.#log ??= this.#machine.openLog(`${realpathSync(this.#db.name)}-wal`)
       pruned = this.#commit(writes) // rolled back if it throws
     } catch (error) {
       // The writes stay queued, in order, since the remembered configuration in memory includes
@@ -154,7 +158,7 @@ export class GroupCommit {
     }
     this.#pending = []
     this.#syncing = true
-    fs.fdatasync(this.#log, (error) => {
+    this.#machine.syncLog(this.#log, (error) => {
       this.#syncing = false
       if (error) {
         // Committed, but perhaps never on the disk: its waiters and every later one hear of it.

@@ -8,6 +8,7 @@ import { GroupCommit, type CommitStats } from './group-commit.ts'
 import { JournalReader, journalWrite } from './journal.ts'
 import type { JournalEntry, JournalQuery, JournalRecord } from './journal.ts'
 import { lockStateDir, type StateDirLock } from './lock.ts'
+import { NODE_MACHINE, type StoreMachine } from './machine.ts'
 import { RememberedConfigs } from './remembered.ts'
 import type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
 import { ensureStateDir } from './state-dir.ts'
@@ -34,6 +35,8 @@ export type StoreOptions = {
   onPrune?: (removed: number) => void
   /** Told once when a sync of the log failed: from then on, no change is saved (GroupCommit). */
   onBroken?: (error: StoreError) => void
+  /** The log's file, the time and timers, where a test gives its own (node's otherwise). */
+  machine?: Partial<StoreMachine>
 }
 
 /** Opens (creating, migrating and locking) the store of a state directory; throws a StoreError. */
@@ -67,7 +70,8 @@ export class Store {
   readonly #meta: Map<string, string>
   readonly #journal: JournalReader
   readonly #commit: GroupCommit
-  readonly #pruneTimer: NodeJS.Timeout | undefined
+  readonly #machine: StoreMachine
+  readonly #stopPrune: (() => void) | undefined
   #revision: number
   #closed = false
 
@@ -82,22 +86,20 @@ export class Store {
     this.#meta = new Map(rows)
     this.#revision = Number(this.#meta.get(REVISION) ?? 0)
     this.#journal = new JournalReader(db)
-    this.#commit = new GroupCommit(db, onPrune, options.onBroken)
+    const machine = (this.#machine = { ...NODE_MACHINE, ...options.machine })
+    this.#commit = new GroupCommit(db, onPrune, options.onBroken, machine)
     if (journalKeepMs === Infinity) return
     // At open, before anyone waits on a commit, a prune of its own (redone if a crash loses it).
-    const removed = this.#commit.now([{ op: 'prune', before: Date.now() - journalKeepMs }])
+    const removed = this.#commit.now([{ op: 'prune', before: machine.now() - journalKeepMs }])
     if (removed > 0) onPrune(removed)
-    this.#pruneTimer = setInterval(
-      () => {
-        const before = Date.now() - journalKeepMs
-        try {
-          if (this.#journal.hasOlder(before)) this.#commit.push({ op: 'prune', before })
-        } catch {
-          // another connection was recovering the log (SQLITE_BUSY at once): next time, then
-        }
-      },
-      options.pruneEveryMs ?? DAY_MS / 24,
-    ).unref()
+    this.#stopPrune = machine.every(options.pruneEveryMs ?? DAY_MS / 24, () => {
+      const before = machine.now() - journalKeepMs
+      try {
+        if (this.#journal.hasOlder(before)) this.#commit.push({ op: 'prune', before })
+      } catch {
+        // another connection was recovering the log (SQLITE_BUSY at once): next time, then
+      }
+    })
   }
 
   /** The remembered document (nfvs, vfs, mirrors, and primary when remembered), a fresh copy. */
@@ -121,7 +123,7 @@ export class Store {
     const { clientId } = process
     if (clientId !== undefined && !(Number.isSafeInteger(clientId) && clientId >= 0))
       throw new TypeError(`a client id is a non-negative integer, not ${clientId}`)
-    const write = this.#configs.put(process, config, Date.now())
+    const write = this.#configs.put(process, config, this.#machine.now())
     if (write === undefined) return // the same configuration again: nothing to write
     this.#revision++
     this.#commit.push(write)
@@ -145,7 +147,7 @@ export class Store {
   /** Records an accepted change in the journal. */
   journal(entry: JournalEntry): void {
     this.#assertOpen()
-    this.#commit.push(journalWrite(entry, Date.now()))
+    this.#commit.push(journalWrite(entry, this.#machine.now()))
   }
 
   /** Journal entries, newest first, once the writes queued before the call were tried. */
@@ -162,7 +164,7 @@ export class Store {
   /** Removes journal entries older than `olderThanMs`; resolves once that is committed. */
   pruneJournal(olderThanMs: number): Promise<void> {
     this.#assertOpen()
-    this.#commit.push({ op: 'prune', before: Date.now() - olderThanMs })
+    this.#commit.push({ op: 'prune', before: this.#machine.now() - olderThanMs })
     return this.#commit.sync()
   }
 
@@ -181,7 +183,7 @@ export class Store {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
-    clearInterval(this.#pruneTimer)
+    this.#stopPrune?.()
     try {
       await this.#commit.close()
     } finally {

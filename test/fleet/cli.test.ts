@@ -1,4 +1,5 @@
-// `spp-ctl fleet ls|get|plan|apply` against a real etcd and fake hosts that converge on a new desired.
+// `spp-ctl fleet ls|get|plan|apply` against a real etcd and real controllers (in this process, with
+// simulated processes) that converge on a new desired document.
 import { execFile, execFileSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import type { Etcd3 } from 'etcd3'
@@ -10,35 +11,52 @@ import { fleetKeys } from '../../src/fleet/keys.ts'
 import { buildDist } from '../helpers/build.ts'
 import { etcdTest, withEtcd, type Etcd } from '../helpers/etcd.ts'
 import { fleetCli } from '../helpers/fleet-cli.ts'
-import { startFakeHosts, type FakeHost } from '../helpers/fake-host.ts'
+import { applyOf, startFleetHosts, type FleetHost } from '../helpers/fleet-hosts.ts'
+import { commandsOf } from '../helpers/harness.ts'
 
 const keys = fleetKeys()
 const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
-// nfv 1 gets a ring, a patch onto it, and starts forwarding: three steps on a fake host.
+// nfv 1 gets a ring, a patch onto it, and starts forwarding: three steps on a host.
 const CHAIN = `nfvs:
   "1":
     ports: [phy:0, phy:1, ring:0]
     patches: [{ src: phy:0, dst: ring:0 }]
     status: Running
 `
+/** nfv 1 as the REST API shows it once CHAIN is applied. */
+const CHAINED = {
+  'client-id': 1,
+  status: 'Running',
+  ports: ['phy:0', 'phy:1', 'ring:0'],
+  patches: [{ src: 'phy:0', dst: 'ring:0' }],
+}
 
-type Fleet = { etcd: Etcd; client: Etcd3; hosts: FakeHost[] }
-/** An etcd, a client, and fake hosts a, b, c (alive, observed written), all closed afterwards. */
+type Fleet = { etcd: Etcd; client: Etcd3; hosts: FleetHost[] }
+/**
+ * An etcd, a client, and controllers a, b, c (alive, observed written), each with a primary and
+ * nfv 1 unless `optionsOf` says otherwise; all closed afterwards.
+ */
 const withHosts = (
   body: (fleet: Fleet) => Promise<void>,
-  fail?: Parameters<typeof startFakeHosts>[3],
+  optionsOf?: Parameters<typeof startFleetHosts>[3],
 ) =>
   withEtcd(async (etcd) => {
     const client = await openEtcd([etcd.url])
-    const hosts: FakeHost[] = []
+    const hosts: FleetHost[] = []
     try {
-      hosts.push(...(await startFakeHosts(etcd.url, client, ['a', 'b', 'c'], fail)))
+      hosts.push(...(await startFleetHosts(etcd.url, client, ['a', 'b', 'c'], optionsOf)))
       await body({ etcd, client, hosts })
     } finally {
       await Promise.all(hosts.map((host) => host.close()))
       client.close()
     }
   })
+
+/** nfv 1 as `host`'s REST API shows it. */
+const nfv1Of = async (host: FleetHost) => (await host.api('GET', '/v1/nfvs/1')).json()
+/** Whether `host`'s processes were sent nothing but status reads. */
+const untouched = (host: FleetHost) =>
+  host.sims.every((sim) => commandsOf(sim).every((command) => command === 'status'))
 
 /** Runs `spp-ctl fleet ...args` in this process against `etcd`. */
 const fleet = (
@@ -59,10 +77,10 @@ etcdTest(test, 'ls lists every host, alive or not, as a table and as JSON', () =
         processes,
         drift,
       })),
-      ['a', 'b', 'c'].map((host) => ({
-        host,
+      hosts.map(({ name, url }) => ({
+        host: name,
         alive: true,
-        url: `http://127.0.0.1:${7000 + host.charCodeAt(0)}`,
+        url,
         processes: ['primary', 'nfv:1'],
         drift: 0,
       })),
@@ -99,15 +117,21 @@ etcdTest(test, 'plan shows the diff against the observed state; apply converges 
       applied.stdout,
       /done 3\/3 {2}start forwarding on nfv 1: Running is wanted {2}\(\d+\.\d s\)\nApplied 3 steps in/,
     )
-    const [a, b, c] = hosts as [FakeHost, FakeHost, FakeHost]
-    assert.is(b.applied.length, 1)
-    assert.equal(b.live().nfvs['1'], {
-      'client-id': 1,
-      status: 'Running',
-      ports: ['phy:0', 'phy:1', 'ring:0'],
-      patches: [{ src: 'phy:0', dst: 'ring:0' }],
-    })
-    assert.equal([a.applied, c.applied], [[], []], 'a and c untouched')
+    const [a, b, c] = hosts as [FleetHost, FleetHost, FleetHost]
+    const [desired] = (await client.get(keys.desired('b')).exec()).kvs
+    const apply = await applyOf(client, 'b')
+    assert.equal(
+      [apply?.state, apply?.revision],
+      ['converged', Number(desired!.mod_revision)],
+      "b's controller applied the revision written",
+    )
+    assert.equal(await nfv1Of(b), CHAINED)
+    assert.equal([untouched(a), untouched(c)], [true, true], 'a and c untouched')
+    assert.equal(
+      [await applyOf(client, 'a'), await applyOf(client, 'c')],
+      [undefined, undefined],
+      'a and c applied nothing',
+    )
 
     const got = await fleet(etcd, ['get', 'b'])
     assert.equal(parse(got.stdout), parse(CHAIN))
@@ -122,37 +146,41 @@ etcdTest(test, 'plan shows the diff against the observed state; apply converges 
   }),
 )
 
-etcdTest(test, 'a refused document and a step the process refuses exit 1, named', () =>
-  withHosts(
-    async ({ etcd }) => {
-      const refused = await fleet(etcd, ['apply', 'a', '-f', '-'], {
-        stdin: 'nfvs: { "9": { status: Running } }',
-      })
-      assert.is(refused.code, 1)
-      assert.match(
-        refused.stderr,
-        /a: refused key\(nfvs\.9\): no nfv with client id 9 is connected/,
-      )
-      for (const [args, why] of [
-        [['plan', '-f', '-'], /plan needs one HOST, or --all/],
-        [['apply', 'a'], /apply needs -f FILE/],
-        [['apply', 'nobody', '-f', '-'], /nobody is not alive/],
-        [['frobnicate'], /expected ls, get, plan, apply or serve, got frobnicate/],
-      ] as const) {
-        const usage = await fleet(etcd, [...args], { stdin: CHAIN })
-        assert.is(usage.code, 1, args.join(' '))
-        assert.match(usage.stderr, why)
-      }
-      const failed = await fleet(etcd, ['apply', 'a', '-f', '-'], { stdin: CHAIN })
-      assert.is(failed.code, 1)
-      assert.match(failed.stdout, /done 1\/3 {2}add ring:0 to nfv 1.*\n {2}FAILED 2\/3 {2}patch/)
-      assert.match(
-        failed.stderr,
-        /Failed at step 2\/3: patch phy:0 -> ring:0 on nfv 1\n {2}PUT \/v1\/nfvs\/1\/patches .*\n {2}-> 400: command error: busy/,
-      )
-    },
-    { fail: (step) => (step.action === 'patch.set' ? 'command error: busy' : undefined) },
-  ),
+etcdTest(test, 'a refused document and a step that fails on the host exit 1, named', () =>
+  withHosts(async ({ etcd, hosts: [a] }) => {
+    const refused = await fleet(etcd, ['apply', 'a', '-f', '-'], {
+      stdin: 'nfvs: { "9": { status: Running } }',
+    })
+    assert.is(refused.code, 1)
+    assert.match(refused.stderr, /a: refused key\(nfvs\.9\): no nfv with client id 9 is connected/)
+    for (const [args, why] of [
+      [['plan', '-f', '-'], /plan needs one HOST, or --all/],
+      [['apply', 'a'], /apply needs -f FILE/],
+      [['apply', 'nobody', '-f', '-'], /nobody is not alive/],
+      [['frobnicate'], /expected ls, get, plan, apply or serve, got frobnicate/],
+    ] as const) {
+      const usage = await fleet(etcd, [...args], { stdin: CHAIN })
+      assert.is(usage.code, 1, args.join(' '))
+      assert.match(usage.stderr, why)
+    }
+    // a's nfv 1 never answers the patch: the step fails on the host when its reply is overdue.
+    const nfv = a!.sim('nfv 1')
+    nfv.on('command', (line: string) => {
+      if (line.startsWith('patch')) nfv.faults = { silentAt: nfv.received.length - 1 }
+    })
+    const failed = await fleet(etcd, ['apply', 'a', '-f', '-'], { stdin: CHAIN })
+    assert.is(failed.code, 1)
+    assert.match(failed.stdout, /done 1\/3 {2}add ring:0 to nfv 1.*\n {2}FAILED 2\/3 {2}patch/)
+    assert.match(
+      failed.stderr,
+      /Failed at step 2\/3: patch phy:0 -> ring:0 on nfv 1\n {2}PUT \/v1\/nfvs\/1\/patches .*\n {2}-> 500: no reply within 2000 ms/,
+    )
+    assert.equal(
+      commandsOf(nfv).filter((line) => line !== 'status'),
+      ['add ring:0', 'patch phy:0 ring:0'],
+      'nothing sent after the failed step',
+    )
+  }),
 )
 
 etcdTest(
@@ -175,7 +203,7 @@ etcdTest(
 )
 
 etcdTest(test, 'apply --all converges every alive host, one line each', () =>
-  withHosts(async ({ etcd, hosts }) => {
+  withHosts(async ({ etcd, client, hosts }) => {
     await hosts[2]!.close()
     const applied = await fleet(etcd, ['apply', '--all', '-f', '-', '--detailed-exitcode'], {
       stdin: CHAIN,
@@ -186,10 +214,9 @@ etcdTest(test, 'apply --all converges every alive host, one line each', () =>
     const lines = applied.stdout.split('\n').filter((line) => /^ {2}\S+ +converged /.test(line))
     assert.equal(lines.map((line) => line.trim().split(/\s+/)[0]).sort(), ['a', 'b'])
     assert.match(applied.stdout, /2\/2 hosts converged in \d+\.\d s\.\n$/)
-    assert.equal(
-      hosts.map((host) => host.applied.length),
-      [1, 1, 0],
-    )
+    const [a, b] = hosts as [FleetHost, FleetHost]
+    assert.equal([await nfv1Of(a), await nfv1Of(b)], [CHAINED, CHAINED])
+    assert.is((await client.get(keys.desired('c')).exec()).kvs.length, 0, 'c was given nothing')
   }),
 )
 

@@ -8,7 +8,7 @@ import { readFleet } from '../../src/fleet/fleet-state.ts'
 import { fleetKeys } from '../../src/fleet/keys.ts'
 import { planOrApply } from '../../src/fleet/plan-apply.ts'
 import { etcdTest, withEtcd } from '../helpers/etcd.ts'
-import { startFakeHosts, type FakeHost } from '../helpers/fake-host.ts'
+import { applyOf, startFleetHosts, type FleetHost } from '../helpers/fleet-hosts.ts'
 
 const keys = fleetKeys()
 const CHAIN = 'nfvs: { "1": { ports: [phy:0, phy:1, ring:0], status: Running } }\n'
@@ -19,9 +19,9 @@ etcdTest(
   () =>
     withEtcd(async (etcd) => {
       const client = await openEtcd([etcd.url])
-      const hosts: FakeHost[] = []
+      const hosts: FleetHost[] = []
       try {
-        hosts.push(...(await startFakeHosts(etcd.url, client, ['a', 'b', 'c'])))
+        hosts.push(...(await startFleetHosts(etcd.url, client, ['a', 'b', 'c'])))
         let output = ''
         const io = {
           stdout: { write: (text: string) => ((output += text), true) },
@@ -34,7 +34,13 @@ etcdTest(
         })
         assert.is(status, 0, output)
         assert.match(output, /3\/3 hosts converged/)
-        const [a, b, c] = hosts.map((host) => host.applied[0]!.revision)
+        // The desired revision each controller applied, as its observed key reports it.
+        const applied = await Promise.all(hosts.map((host) => applyOf(client, host.name)))
+        assert.equal(
+          applied.map((apply) => apply?.state),
+          ['converged', 'converged', 'converged'],
+        )
+        const [a, b, c] = applied.map((apply) => apply!.revision)
         assert.is(a, b, 'a and b in the first transaction')
         assert.ok(c! > a!, 'c in a second one')
       } finally {

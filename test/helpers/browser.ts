@@ -22,7 +22,7 @@ export const browserMissing = existsSync(CHROMIUM)
   ? undefined
   : `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM)`
 
-/** A test that needs the browser: reported as skipped, with the reason, when there is none. */
+/** A test that needs the browser: without one, skipped with the reason (under CI: failed). */
 export const browserTest = (suite: Test, name: string, body: () => Promise<void>) =>
   testNeeding(suite, name, browserMissing, body)
 

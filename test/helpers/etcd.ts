@@ -21,7 +21,7 @@ export const etcdMissing = existsSync(ETCD)
   ? undefined
   : `no etcd at ${ETCD} (apt-get install -y etcd-server, or set ETCD)`
 
-/** A test that needs etcd: reported as skipped, with the reason, when there is none. */
+/** A test that needs etcd: without it, skipped with the reason (under CI: failed). */
 export const etcdTest = (suite: Test, name: string, body: () => Promise<void>) =>
   testNeeding(suite, name, etcdMissing, body)
 

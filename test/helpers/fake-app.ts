@@ -1,4 +1,5 @@
-// The REST app over scripted process connections: routes tested through app.request, no socket.
+// The REST app over scripted process connections, served as the controller serves it on a loopback
+// port: a route's test sends real requests through node's server; the processes are scripted.
 import { Registry } from '../../src/actors/registry.ts'
 import { createApp } from '../../src/http/app.ts'
 import { silentLogger } from '../../src/logger.ts'
@@ -6,6 +7,7 @@ import { EventHub } from '../../src/observe/event-hub.ts'
 import { createMetrics } from '../../src/observe/metrics.ts'
 import type { ProcessKind } from '../../src/protocol/bodies.ts'
 import { fakeConnection, flush, type Scripted } from './fake-link.ts'
+import { serveOnLoopback } from './served.ts'
 
 /** A scripted process: its handshake reply, and its answer to each command line. */
 export type FakeProcess = {
@@ -19,7 +21,10 @@ export type FakeProcess = {
 
 const bytes = (reply: Buffer | string) => (typeof reply === 'string' ? Buffer.from(reply) : reply)
 
-/** An app whose processes are scripted connections, once each has answered its handshake. */
+/**
+ * An app whose processes are scripted connections, once each has answered its handshake; not
+ * served (withFakeApp serves it).
+ */
 export async function fakeApp(processes: FakeProcess[]) {
   const registry = new Registry()
   const connections = processes.map((p) => {
@@ -39,23 +44,61 @@ export async function fakeApp(processes: FakeProcess[]) {
     return c
   })
   await flush()
+  const hub = new EventHub()
+  const metrics = createMetrics(registry)
   const app = createApp({
     registry,
     log: silentLogger(),
     maxBodyBytes: 64 * 1024,
-    hub: new EventHub(),
-    metrics: createMetrics(registry),
+    hub,
+    metrics,
     events: { maxPendingPerClient: 8, heartbeatMs: 60_000 },
   })
   return {
     app,
-    /** Sends one request through the app (a body object as JSON). */
-    request: async (method: string, path: string, body?: unknown) => {
-      const init = body === undefined ? { method } : { method, body: JSON.stringify(body) }
-      const response = await app.request(path, init)
-      return { status: response.status, text: await response.text(), headers: response.headers }
-    },
+    hub,
+    metrics,
     /** What each process was sent after its handshake. */
     sent: (i: number) => connections[i]!.written.slice(1),
+  }
+}
+
+/** An answer as a test reads it. */
+export type Answer = { status: number; text: string; headers: Headers }
+
+/** A served fake app: the app, what its processes were sent, and requests over a real socket. */
+export type ServedFakeApp = Awaited<ReturnType<typeof fakeApp>> & {
+  /** Sends one request to the server (a body object as JSON), `headers` as given. */
+  request: (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<Answer>
+}
+
+/** Runs `body` with the fake app served on 127.0.0.1; the server is always closed afterwards. */
+export async function withFakeApp(
+  processes: FakeProcess[],
+  body: (fake: ServedFakeApp) => Promise<void>,
+) {
+  const fake = await fakeApp(processes)
+  const served = await serveOnLoopback(fake.app.fetch, { metrics: fake.metrics })
+  try {
+    await body({
+      ...fake,
+      request: async (method, path, json, headers) => {
+        const init = {
+          method,
+          headers,
+          body: json === undefined ? undefined : JSON.stringify(json),
+        }
+        const response = await served.fetch(path, init)
+        return { status: response.status, text: await response.text(), headers: response.headers }
+      },
+    })
+  } finally {
+    fake.hub.close() // ends the event streams
+    await served.close()
   }
 }

@@ -1,9 +1,5 @@
-// The REST app with a store's journal, served on a loopback port: GET /v1/journal over a real
-// socket while the controller cannot yet be given a store. Entries are written with store.journal().
-import { serve } from '@hono/node-server'
-import { once } from 'node:events'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+// The REST app with a store's journal, served on a loopback port as the controller serves it:
+// GET /v1/journal over a real socket, with entries a test writes itself with store.journal().
 import { Registry } from '../../src/actors/registry.ts'
 import type { Client } from '../../src/auth/clients.ts'
 import { createApp } from '../../src/http/app.ts'
@@ -12,6 +8,7 @@ import { EventHub } from '../../src/observe/event-hub.ts'
 import { createMetrics } from '../../src/observe/metrics.ts'
 import { openStore, type JournalEntry, type Store } from '../../src/store/store.ts'
 import { withTempDir } from '../store/temp-dir.ts'
+import { serveOnLoopback } from './served.ts'
 
 /** A served app: its URL and its store (undefined: no journal). */
 export type JournalServer = {
@@ -43,27 +40,26 @@ export function withJournalServer(
     const store = journal ? openStore(dir, { journalKeepMs: Infinity }) : undefined
     const registry = new Registry()
     const hub = new EventHub()
+    const metrics = createMetrics(registry)
     const app = createApp({
       registry,
       log: silentLogger(),
       maxBodyBytes: 64 * 1024,
       hub,
-      metrics: createMetrics(registry),
+      metrics,
       events: { maxPendingPerClient: 8, heartbeatMs: 60_000 },
       access: { clients },
       journal: store,
     })
-    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }) as Server
     try {
-      await once(server, 'listening')
-      const { port } = server.address() as AddressInfo
-      await body({ url: `http://127.0.0.1:${port}`, store, hub })
+      const served = await serveOnLoopback(app.fetch, { metrics })
+      try {
+        await body({ url: served.url, store, hub })
+      } finally {
+        hub.close() // ends the event streams
+        await served.close()
+      }
     } finally {
-      const closed = once(server, 'close')
-      hub.close() // ends the event streams
-      server.close()
-      server.closeAllConnections()
-      await closed
       await store?.close()
     }
   })

@@ -1,9 +1,11 @@
-// Every failure as an HTTP answer: the status of each error code, text/plain, Retry-After, 404s.
+// Every failure as an HTTP answer: the status of each error code, text/plain, Retry-After, 404s;
+// over a loopback socket, through the controller's node server.
 import { Hono } from 'hono'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { ControllerError, type ErrorCode } from '../../src/errors.ts'
 import { notFound, onError } from '../../src/http/errors.ts'
+import { withServed } from '../helpers/served.ts'
 
 const logged: Error[] = []
 const app = new Hono()
@@ -32,30 +34,33 @@ const TABLE: [ErrorCode, number][] = [
 ]
 
 for (const [code, status] of TABLE) {
-  test(`${code} → ${status}, text/plain, the message as it is`, async () => {
-    const r = await app.request(`/fail/${code}`)
-    assert.is(r.status, status)
-    assert.match(r.headers.get('content-type') ?? '', /^text\/plain/)
-    assert.is(await r.text(), `failed: ${code}`)
-    assert.is(r.headers.get('retry-after'), code === 'QUEUE_FULL' ? '1' : null)
-  })
+  test(`${code} → ${status}, text/plain, the message as it is`, () =>
+    withServed(app.fetch, async ({ fetch }) => {
+      const r = await fetch(`/fail/${code}`)
+      assert.is(r.status, status)
+      assert.match(r.headers.get('content-type') ?? '', /^text\/plain/)
+      assert.is(await r.text(), `failed: ${code}`)
+      assert.is(r.headers.get('retry-after'), code === 'QUEUE_FULL' ? '1' : null)
+    }))
 }
 
-test('an unexpected error is logged and answered 500 without its message', async () => {
-  const r = await app.request('/bug')
-  assert.is(r.status, 500)
-  assert.is(await r.text(), 'internal error in the controller')
-  assert.equal(
-    logged.map((e) => e.message),
-    ['x is undefined'],
-  )
-})
+test('an unexpected error is logged and answered 500 without its message', () =>
+  withServed(app.fetch, async ({ fetch }) => {
+    const r = await fetch('/bug')
+    assert.is(r.status, 500)
+    assert.is(await r.text(), 'internal error in the controller')
+    assert.equal(
+      logged.map((e) => e.message),
+      ['x is undefined'],
+    )
+  }))
 
-test('an unknown path is a 404 naming it, quoted and cut', async () => {
-  const r = await app.request(`/nowhere/${'x'.repeat(200)}`)
-  assert.is(r.status, 404)
-  assert.match(r.headers.get('content-type') ?? '', /^text\/plain/)
-  assert.is(await r.text(), `Not found: "/nowhere/${'x'.repeat(111)}…"`)
-})
+test('an unknown path is a 404 naming it, quoted and cut', () =>
+  withServed(app.fetch, async ({ fetch }) => {
+    const r = await fetch(`/nowhere/${'x'.repeat(200)}`)
+    assert.is(r.status, 404)
+    assert.match(r.headers.get('content-type') ?? '', /^text\/plain/)
+    assert.is(await r.text(), `Not found: "/nowhere/${'x'.repeat(111)}…"`)
+  }))
 
 test.run()

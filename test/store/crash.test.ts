@@ -18,7 +18,7 @@ test('after SIGKILL mid-write, the acknowledged writes are all there and nothing
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     const acknowledged = new Set<number>()
-    // Killed once 30 of the 8 writers' one-after-the-other changes are in: others are under way.
+    // Killed once 130 of the 8 writers' one-after-the-other changes are in: others are under way.
     createInterface({ input: child.stdout }).on('line', (line) => {
       if (/^\d+$/.test(line)) acknowledged.add(Number(line))
       if (acknowledged.size === 130) child.kill('SIGKILL')

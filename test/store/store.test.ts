@@ -1,7 +1,8 @@
 // The store: what is put is remembered across a reopen, commits group writes, sync() means durable.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import fs, { realpathSync, writeFileSync } from 'node:fs'
+import { fdatasync, openSync, readlinkSync, realpathSync, symlinkSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { setImmediate as turn } from 'node:timers/promises'
@@ -14,7 +15,9 @@ import {
   StoreError,
   type JournalEntry,
   type Store,
+  type StoreOptions,
 } from '../../src/store/store.ts'
+import type { StoreMachine } from '../../src/store/machine.ts'
 import { withTempDir } from './temp-dir.ts'
 
 const NFV = {
@@ -36,9 +39,12 @@ const ENTRY: JournalEntry = {
 }
 
 /** Opens a store in a fresh directory; closes it and removes the directory afterwards. */
-const withStore = (body: (store: Store, dir: string) => Promise<void> | void) =>
+const withStore = (
+  body: (store: Store, dir: string) => Promise<void> | void,
+  options: StoreOptions = {},
+) =>
   withTempDir(async (dir) => {
-    const store = openStore(dir)
+    const store = openStore(dir, options)
     try {
       await body(store, dir)
     } finally {
@@ -61,6 +67,33 @@ function committed(dir: string): Record<string, unknown> {
   } finally {
     db.close()
   }
+}
+
+type Done = (error: NodeJS.ErrnoException | null) => void
+/** The file a descriptor is open on, as the kernel names it. */
+const fileOf = (fd: number) => readlinkSync(`/proc/self/fd/${fd}`)
+
+/**
+ * The log's syncs, as node makes them until `hold` is set; from then on each waits, with the file
+ * it syncs, until the test lets it go.
+ */
+function heldSyncs() {
+  const held: { file: string; release: () => void }[] = []
+  const syncs = {
+    hold: false,
+    held,
+    syncLog: (fd: number, done: Done) => {
+      if (!syncs.hold) return fdatasync(fd, done)
+      held.push({ file: fileOf(fd), release: () => fdatasync(fd, done) })
+    },
+    releaseAll: () => held.splice(0).forEach(({ release }) => release()),
+    /** Resolves with how many syncs are held, once `count` are or after 100 turns. */
+    async waitFor(count: number) {
+      for (let turns = 0; held.length < count && turns < 100; turns++) await turn()
+      return held.length
+    },
+  }
+  return syncs
 }
 
 const rejection = async (promise: Promise<unknown>) => {
@@ -189,68 +222,59 @@ test('the writes of one turn are one commit, and concurrent writers share commit
     assert.is(Object.keys(committed(store.dir)).length, 64)
   }))
 
-test('a lone writer never waits for company; a commit waits for as many writers as the last', () =>
-  withStore(async (store, dir) => {
-    // The store delays a commit with a timer only to gather writers: count the timers it sets, and
-    // let none of them fire, so that only enough writers can start the delayed commit.
-    const setTimer = globalThis.setTimeout
-    const delayed: [() => void, NodeJS.Timeout][] = []
-    let timers = 0
-    globalThis.setTimeout = ((callback: () => void) => {
-      timers++
-      const timer = setTimer(callback, 600_000)
-      delayed.push([callback, timer])
-      return timer
-    }) as typeof setTimeout
-    const fdatasync = fs.fdatasync
-    const held: (() => void)[] = []
-    const releaseAll = () => held.splice(0).forEach((release) => release())
-    const syncs = async (count: number) => {
-      for (let turns = 0; held.length < count && turns < 100; turns++) await turn()
-      return held.length
-    }
-    let passed = false
-    const put = (id: number) => {
-      store.put({ section: 'vfs', clientId: id }, { components: [], id })
-      return store.sync()
-    }
-    try {
-      for (let round = 0; round < 20; round++) {
-        store.put({ section: 'nfvs', clientId: 1 }, { status: 'Idle', round })
-        await store.sync()
+test('a lone writer never waits for company; a commit waits for as many writers as the last', () => {
+  // The store delays a commit with a timer only to gather writers: count the timers it sets, and
+  // let none of them fire, so that only enough writers can start the delayed commit.
+  const delayed: { callback: () => void; cancelled: boolean }[] = []
+  const after = (_ms: number, callback: () => void) => {
+    const timer = { callback, cancelled: false }
+    delayed.push(timer)
+    return () => void (timer.cancelled = true)
+  }
+  const syncs = heldSyncs()
+  let passed = false
+  return withStore(
+    async (store, dir) => {
+      const put = (id: number) => {
+        store.put({ section: 'vfs', clientId: id }, { components: [], id })
+        return store.sync()
       }
-      assert.is(timers, 0, 'a lone writer waited')
-      fs.fdatasync = ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
-        held.push(() => fdatasync(fd, done))
-      }) as typeof fs.fdatasync
-      const first = [put(1), put(2)] // two writers share a commit
-      assert.is(await syncs(1), 1)
-      const third = put(3) // written during that commit's sync
-      releaseAll()
-      await Promise.all(first)
-      assert.is(await syncs(1), 0, 'one writer did not wait for a second')
-      assert.is(timers, 1)
-      const fourth = put(4) // the second: the commit goes
-      assert.is(await syncs(1), 1, 'the second writer did not start the commit')
-      releaseAll()
-      await Promise.all([third, fourth])
-      assert.equal(Object.keys(committed(dir)).sort(), [
-        'nfvs/1',
-        'vfs/1',
-        'vfs/2',
-        'vfs/3',
-        'vfs/4',
-      ])
-      passed = true
-    } finally {
-      // After a failed assertion, the commit that waits is let go, so that the store can close.
-      for (const [callback, timer] of delayed) if (!passed && timer.hasRef()) callback()
-      for (const [, timer] of delayed) clearTimeout(timer)
-      releaseAll()
-      fs.fdatasync = fdatasync
-      globalThis.setTimeout = setTimer
-    }
-  }))
+      try {
+        for (let round = 0; round < 20; round++) {
+          store.put({ section: 'nfvs', clientId: 1 }, { status: 'Idle', round })
+          await store.sync()
+        }
+        assert.is(delayed.length, 0, 'a lone writer waited')
+        syncs.hold = true
+        const first = [put(1), put(2)] // two writers share a commit
+        assert.is(await syncs.waitFor(1), 1)
+        const third = put(3) // written during that commit's sync
+        syncs.releaseAll()
+        await Promise.all(first)
+        assert.is(await syncs.waitFor(1), 0, 'one writer did not wait for a second')
+        assert.is(delayed.length, 1)
+        const fourth = put(4) // the second: the commit goes
+        assert.is(await syncs.waitFor(1), 1, 'the second writer did not start the commit')
+        syncs.releaseAll()
+        await Promise.all([third, fourth])
+        assert.equal(Object.keys(committed(dir)).sort(), [
+          'nfvs/1',
+          'vfs/1',
+          'vfs/2',
+          'vfs/3',
+          'vfs/4',
+        ])
+        passed = true
+      } finally {
+        // After a failed assertion, the commit that waits is let go, so that the store can close.
+        for (const { callback, cancelled } of delayed) if (!passed && !cancelled) callback()
+        syncs.hold = false
+        syncs.releaseAll()
+      }
+    },
+    { machine: { syncLog: syncs.syncLog, after } },
+  )
+})
 
 test('sync() resolves once its writes are committed, in order, also during a commit', () =>
   withStore(async (store) => {
@@ -274,36 +298,35 @@ test('sync() resolves once its writes are committed, in order, also during a com
     await store.sync() // nothing queued: resolves
   }))
 
-test('sync() resolves only once an fdatasync of the write-ahead log has returned', () =>
-  withStore(async (store, dir) => {
-    // The store syncs through the fs object, so the test holds each sync until it lets it go.
-    const fdatasync = fs.fdatasync
-    const held: { file: string; release: () => void }[] = []
-    fs.fdatasync = ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
-      const file = fs.readlinkSync(`/proc/self/fd/${fd}`)
-      held.push({ file, release: () => fdatasync(fd, done) })
-    }) as typeof fs.fdatasync
-    const releaseAll = () => held.splice(0).forEach(({ release }) => release())
-    try {
-      store.put({ section: 'nfvs', clientId: 1 }, NFV)
-      let durable = false
-      const synced = store.sync().then(() => (durable = true))
-      for (let turns = 0; held.length === 0 && turns < 100; turns++) await turn()
-      assert.equal(
-        held.map(({ file }) => file),
-        [`${realpathSync(join(dir, DATABASE_FILE))}-wal`],
-      )
-      assert.ok('nfvs/1' in committed(dir), 'committed before its sync')
-      for (let turns = 0; turns < 10; turns++) await turn()
-      assert.is(durable, false, 'acknowledged before the log was synced')
-      releaseAll()
-      await synced
-      assert.is(store.stats().commits, 1)
-    } finally {
-      releaseAll() // so that the store can close when an assertion failed
-      fs.fdatasync = fdatasync
-    }
-  }))
+test('sync() resolves only once an fdatasync of the write-ahead log has returned', () => {
+  // The store syncs through the log file it is given: the test holds each sync until it lets it go.
+  const syncs = heldSyncs()
+  syncs.hold = true
+  return withStore(
+    async (store, dir) => {
+      try {
+        store.put({ section: 'nfvs', clientId: 1 }, NFV)
+        let durable = false
+        const synced = store.sync().then(() => (durable = true))
+        await syncs.waitFor(1)
+        assert.equal(
+          syncs.held.map(({ file }) => file),
+          [`${realpathSync(join(dir, DATABASE_FILE))}-wal`],
+        )
+        assert.ok('nfvs/1' in committed(dir), 'committed before its sync')
+        for (let turns = 0; turns < 10; turns++) await turn()
+        assert.is(durable, false, 'acknowledged before the log was synced')
+        syncs.releaseAll()
+        await synced
+        assert.is(store.stats().commits, 1)
+      } finally {
+        syncs.hold = false
+        syncs.releaseAll() // so that the store can close when an assertion failed
+      }
+    },
+    { machine: { syncLog: syncs.syncLog } },
+  )
+})
 
 test('a failed commit rejects sync(), keeps the writes, and the next commit saves them', () =>
   withStore(async (store, dir) => {
@@ -330,19 +353,22 @@ test('a failed commit rejects sync(), keeps the writes, and the next commit save
 test('a failed fdatasync of the log fails its writers and every later one, for good', () =>
   withTempDir(async (dir) => {
     const broken: StoreError[] = []
-    const store = openStore(dir, { onBroken: (error) => broken.push(error) })
-    const fdatasync = fs.fdatasync
+    // The log's syncs are node's, but while `failing` the next one waits to fail with EIO.
+    let failing = false
+    let fail: (() => void) | undefined
+    const syncLog: StoreMachine['syncLog'] = (fd, done) => {
+      if (!failing) return fdatasync(fd, done)
+      const error: NodeJS.ErrnoException = new Error('EIO: i/o error, fdatasync')
+      error.code = 'EIO'
+      fail = () => done(error)
+    }
+    const store = openStore(dir, { onBroken: (error) => broken.push(error), machine: { syncLog } })
     try {
       store.put({ section: 'nfvs', clientId: 1 }, NFV)
       await store.sync()
       // Linux reports a failed writeback once, then calls the pages clean: after an EIO, a sync
       // that succeeds proves nothing of the frames before it, so nothing more may count as durable.
-      let fail: (() => void) | undefined
-      fs.fdatasync = ((_fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
-        const error: NodeJS.ErrnoException = new Error('EIO: i/o error, fdatasync')
-        error.code = 'EIO'
-        fail = () => done(error)
-      }) as typeof fs.fdatasync
+      failing = true
       store.put({ section: 'vfs', clientId: 2 }, VF)
       const failed = rejection(store.sync())
       for (let turns = 0; turns < 100 && !fail; turns++) await turn()
@@ -361,7 +387,7 @@ test('a failed fdatasync of the log fails its writers and every later one, for g
       assert.is(error.code, 'COMMIT_FAILED')
       assert.match(error.message, /EIO.*until the controller restarts/)
       assert.is(broken.length, 1, 'told once')
-      fs.fdatasync = fdatasync
+      failing = false
       store.put({ section: 'vfs', clientId: 4 }, VF)
       const later = (await rejection(store.sync())) as StoreError
       assert.is(later.code, 'COMMIT_FAILED', 'a later change acknowledged')
@@ -370,7 +396,6 @@ test('a failed fdatasync of the log fails its writers and every later one, for g
       assert.not.ok('vfs/4' in committed(dir), 'a change after the failure was committed')
       assert.is(broken.length, 1)
     } finally {
-      fs.fdatasync = fdatasync
       await store.close().catch(() => {})
     }
   }))
@@ -379,20 +404,18 @@ test('the log synced is the one beside the database a symbolic link names', () =
   withTempDir(async (elsewhere) => {
     await openStore(elsewhere).close()
     await withTempDir(async (dir) => {
-      fs.symlinkSync(join(elsewhere, DATABASE_FILE), join(dir, DATABASE_FILE))
-      fs.writeFileSync(join(dir, `${DATABASE_FILE}-wal`), '') // a stale log beside the link
-      const store = openStore(dir)
-      const fdatasync = fs.fdatasync
+      symlinkSync(join(elsewhere, DATABASE_FILE), join(dir, DATABASE_FILE))
+      writeFileSync(join(dir, `${DATABASE_FILE}-wal`), '') // a stale log beside the link
       const synced: string[] = []
-      fs.fdatasync = ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
-        synced.push(fs.readlinkSync(`/proc/self/fd/${fd}`))
+      const syncLog: StoreMachine['syncLog'] = (fd, done) => {
+        synced.push(fileOf(fd))
         fdatasync(fd, done)
-      }) as typeof fs.fdatasync
+      }
+      const store = openStore(dir, { machine: { syncLog } })
       try {
         store.put({ section: 'nfvs', clientId: 1 }, NFV)
         await store.sync()
       } finally {
-        fs.fdatasync = fdatasync
         await store.close()
       }
       assert.equal(synced, [`${realpathSync(join(elsewhere, DATABASE_FILE))}-wal`])
@@ -400,33 +423,33 @@ test('the log synced is the one beside the database a symbolic link names', () =
     })
   }))
 
-test('when the log cannot be opened, nothing is committed, and the next commit saves it once', () =>
-  withStore(async (store, dir) => {
-    const openSync = fs.openSync
-    fs.openSync = (path: fs.PathLike, ...rest: unknown[]) => {
-      if (String(path).endsWith('-wal')) throw new Error('EMFILE: too many open files (test)')
-      return (openSync as (...args: unknown[]) => number)(path, ...rest)
-    }
-    let error: unknown
-    try {
+test('when the log cannot be opened, nothing is committed, and the next commit saves it once', () => {
+  let full = true // of descriptors: the log cannot be opened while this is so
+  const openLog: StoreMachine['openLog'] = (path) => {
+    if (full && path.endsWith('-wal')) throw new Error('EMFILE: too many open files (test)')
+    return openSync(path, 'r+')
+  }
+  return withStore(
+    async (store, dir) => {
       store.journal(ENTRY)
-      error = await rejection(store.sync())
-    } finally {
-      fs.openSync = openSync
-    }
-    assert.match((error as StoreError).message, /EMFILE/)
-    const rows = () => {
-      const db = new Database(join(dir, DATABASE_FILE), { readonly: true })
-      try {
-        return (db.prepare('SELECT count(*) AS n FROM journal').get() as { n: number }).n
-      } finally {
-        db.close()
+      const error = await rejection(store.sync())
+      full = false
+      assert.match((error as StoreError).message, /EMFILE/)
+      const rows = () => {
+        const db = new Database(join(dir, DATABASE_FILE), { readonly: true })
+        try {
+          return (db.prepare('SELECT count(*) AS n FROM journal').get() as { n: number }).n
+        } finally {
+          db.close()
+        }
       }
-    }
-    assert.is(rows(), 0, 'committed although its log could not be synced')
-    await store.sync()
-    assert.is(rows(), 1)
-  }))
+      assert.is(rows(), 0, 'committed although its log could not be synced')
+      await store.sync()
+      assert.is(rows(), 1)
+    },
+    { machine: { openLog } },
+  )
+})
 
 test("a commit does not wait on the main thread for another connection's lock", () =>
   withStore(async (store, dir) => {

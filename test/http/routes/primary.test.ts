@@ -1,9 +1,9 @@
-// The primary routes through app.request: the body first (400), then its release (405, nothing
+// The primary routes over a loopback socket: the body first (400), then its release (405, nothing
 // sent), then the command; flow rules need a 19.11 primary.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fixedReply } from '../../../src/sim/wire.ts'
-import { fakeApp, type FakeProcess } from '../../helpers/fake-app.ts'
+import { withFakeApp, type FakeProcess } from '../../helpers/fake-app.ts'
 import { pad, PRIMARY_STATUS } from '../../helpers/peer-2020.ts'
 
 const primary1811: FakeProcess = {
@@ -21,46 +21,48 @@ const primary2020 = (frame: number): FakeProcess => ({
 })
 const RULE = { rule: { direction: 'ingress', pattern: ['eth'], actions: ['queue index 1'] } }
 
-test('an 18.11 primary: a bad body is a 400, a good one a 405 naming what it lacks; nothing sent', async () => {
-  const { request, sent } = await fakeApp([primary1811])
-  assert.is((await request('PUT', '/v1/primary/forward', { action: 'go' })).status, 400)
-  const r = await request('PUT', '/v1/primary/forward', { action: 'start' })
-  assert.is(r.status, 405)
-  assert.is(r.headers.get('allow'), '')
-  assert.is(r.headers.get('x-error-code'), 'NOT_IN_RELEASE')
-  assert.is(
-    r.text,
-    'PUT /v1/primary/forward is not supported by the release of the primary (SPP 18.11); it needs SPP 18.08.2',
-  )
-  assert.equal(sent(0), [])
-})
+test('an 18.11 primary: a bad body is a 400, a good one a 405 naming what it lacks; nothing sent', () =>
+  withFakeApp([primary1811], async ({ request, sent }) => {
+    assert.is((await request('PUT', '/v1/primary/forward', { action: 'go' })).status, 400)
+    const r = await request('PUT', '/v1/primary/forward', { action: 'start' })
+    assert.is(r.status, 405)
+    assert.is(r.headers.get('allow'), '')
+    assert.is(r.headers.get('x-error-code'), 'NOT_IN_RELEASE')
+    assert.is(
+      r.text,
+      'PUT /v1/primary/forward is not supported by the release of the primary (SPP 18.11); it needs SPP 18.08.2',
+    )
+    assert.equal(sent(0), [])
+  }))
 
-test('flow rules: a 19.08 primary is read once to measure its replies, then refused', async () => {
-  const { request, sent } = await fakeApp([primary2020(2048)])
-  const r = await request('POST', '/v1/primary/flow_rules/port_id/0', RULE)
-  assert.is(r.status, 405)
-  assert.match(r.text, /\(SPP 19\.08\); it needs SPP 19\.11$/)
-  assert.equal(sent(0), ['status'])
-  assert.is(
-    (
-      await request('PUT', '/v1/primary/ports', {
-        action: 'add',
-        port: 'pipe:0',
-        rx: 'ring:0',
-        tx: 'ring:1',
-      })
-    ).status,
-    405,
-  )
-  assert.equal(sent(0), ['status'], 'settled: no second read')
-})
+test('flow rules: a 19.08 primary is read once to measure its replies, then refused', () =>
+  withFakeApp([primary2020(2048)], async ({ request, sent }) => {
+    const r = await request('POST', '/v1/primary/flow_rules/port_id/0', RULE)
+    assert.is(r.status, 405)
+    assert.match(r.text, /\(SPP 19\.08\); it needs SPP 19\.11$/)
+    assert.equal(sent(0), ['status'])
+    assert.is(
+      (
+        await request('PUT', '/v1/primary/ports', {
+          action: 'add',
+          port: 'pipe:0',
+          rx: 'ring:0',
+          tx: 'ring:1',
+        })
+      ).status,
+      405,
+    )
+    assert.equal(sent(0), ['status'], 'settled: no second read')
+  }))
 
-test('flow rules: a 19.11 primary is sent the rule and its reply is the answer', async () => {
-  const { request, sent } = await fakeApp([{ ...primary2020(32768), frameBytes: 32768 }])
-  const r = await request('POST', '/v1/primary/flow_rules/port_id/0', RULE)
-  assert.is(r.status, 200, r.text)
-  assert.equal(JSON.parse(r.text), JSON.parse(FLOW))
-  assert.equal(sent(0), ['flow create phy:0 ingress pattern eth / end actions queue index 1 / end'])
-})
+test('flow rules: a 19.11 primary is sent the rule and its reply is the answer', () =>
+  withFakeApp([{ ...primary2020(32768), frameBytes: 32768 }], async ({ request, sent }) => {
+    const r = await request('POST', '/v1/primary/flow_rules/port_id/0', RULE)
+    assert.is(r.status, 200, r.text)
+    assert.equal(JSON.parse(r.text), JSON.parse(FLOW))
+    assert.equal(sent(0), [
+      'flow create phy:0 ingress pattern eth / end actions queue index 1 / end',
+    ])
+  }))
 
 test.run()
