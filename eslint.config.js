@@ -20,6 +20,37 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
+  // Actors are hidden: outside src/actors, a process is reached through its handle (the registry
+  // hands them out); nobody else holds an actor, reads its snapshot or builds its jobs.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/actors/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/actors/(process-connection|job|command-queue|next-job|socket-link|command-log)\\.ts$',
+              message:
+                "An actor's insides: reach a process through its ProcessHandle (registry.find, registry.processes).",
+            },
+            {
+              group: ['xstate'],
+              message: 'Only src/actors makes actors (one per connected process).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='getSnapshot']",
+          message: "An actor's snapshot is its own: ask its ProcessHandle (describe, shown, caps).",
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js'],
     ...tseslint.configs.disableTypeChecked,

@@ -1,7 +1,6 @@
 // The changes each open cause has made so far: what a request's log line, and what is remembered
 // of it, are made from once it ends.
-import type { Cause } from './job.ts'
-import type { Settled } from './process-connection.ts'
+import type { Cause, Settled } from './settled.ts'
 import type { Registry } from './registry.ts'
 
 /**

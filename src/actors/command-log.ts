@@ -2,7 +2,7 @@
 // tells it), a read at debug, a failure at warn.
 import type { Logger } from 'pino'
 import { idText } from '../protocol/process-id.ts'
-import type { Settled } from './process-connection.ts'
+import type { Settled } from './settled.ts'
 
 /**
  * Logs one settled command (its level checked first: this runs per command). A change caused by a

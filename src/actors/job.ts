@@ -3,20 +3,10 @@ import { ControllerError } from '../errors.ts'
 import type { Change, Effect } from '../protocol/effects.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
 import { effectOf, type Command } from '../protocol/command.ts'
+import type { AskOptions, Cause } from './settled.ts'
 
 /** A reply frame, or why none came. */
 export type Outcome = Result<Buffer>
-
-/**
- * Who caused a command: the request that asked for it (its id) and who made that request, as the
- * journal and the log lines name them. `restoring`: a restore's own step, which brings a process
- * back to what is remembered and so leaves what is remembered as it is.
- */
-export type Cause = {
-  readonly requestId: string
-  readonly by: string
-  readonly restoring?: boolean
-}
 
 /**
  * One request waiting for a reply. `decode` reads a reply with the request's own command (a read
@@ -43,15 +33,6 @@ export type Job = {
   readonly queuedAt: number
   readonly cause: Cause | undefined
   readonly waiters: readonly Waiter[]
-}
-
-/** What a request tells its command: why it is sent, and how to see that its client has gone. */
-export type AskOptions = {
-  cause?: Cause
-  /** Aborts when the client gives up: a command not yet written is then never sent. */
-  signal?: AbortSignal
-  /** Whether the client has gone, asked only when the command is about to be written. */
-  left?: () => boolean
 }
 
 const failure = (outcome: Result<unknown> & { ok: false }) =>

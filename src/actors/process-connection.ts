@@ -5,14 +5,14 @@ import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { assign, enqueueActions, sendTo, setup, type ActorRefFrom } from 'xstate'
 import type { ErrorCode } from '../errors.ts'
-import type { Change, Effect } from '../protocol/effects.ts'
 import { HANDSHAKES } from '../protocol/handshake.ts'
 import { idText, processId, type ProcessId } from '../protocol/process-id.ts'
 import { eraLabel, firstLearnt, learn, type Learnt } from '../protocol/release.ts'
-import { fail, type Result } from '../protocol/result.ts'
+import { fail } from '../protocol/result.ts'
 import { emptyView, nextView, type ProcessView } from '../state/process-view.ts'
 import { emptyQueue, joins, jobsOf, pushed, type CommandQueue } from './command-queue.ts'
-import { answer, effectOfReply, refuse, type Cause, type Job, type Outcome } from './job.ts'
+import { answer, effectOfReply, refuse, type Job, type Outcome } from './job.ts'
+import type { Settled } from './settled.ts'
 import { nextJob } from './next-job.ts'
 import { socketLink, type LinkEvent } from './socket-link.ts'
 
@@ -39,28 +39,6 @@ export type Context = Input & {
   /** A padded reply's length measured before the handshake was decoded. */
   frameBytes?: number
   closeReason?: string
-}
-
-/**
- * A command the process answered, or that ended without an answer: what it was, what it did to
- * the view, who caused it. Emitted once per command; the change stream is made of these.
- */
-export type Settled = {
-  process: ProcessId
-  line: string
-  metric: string
-  read: boolean
-  /** For a change: what it was to do (its effect when it succeeded). */
-  change: Change | undefined
-  outcome: Result<Effect>
-  before: ProcessView
-  after: ProcessView
-  /** From written to answered (or failed), and from queued to answered, in ms. */
-  ms: number
-  totalMs: number
-  /** Requests that shared this command beyond the first (a read joined). */
-  joined: number
-  cause: Cause | undefined
 }
 
 type Events = { type: 'command'; job: Job } | LinkEvent | { type: 'close'; reason: string }

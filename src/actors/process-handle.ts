@@ -7,8 +7,9 @@ import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
 import type { ProcessId } from '../protocol/process-id.ts'
 import type { Capability, Caps } from '../protocol/release.ts'
 import { capsNow, describe, type ProcessDescription } from './describe.ts'
-import { createJob, type AskOptions, type Cause } from './job.ts'
-import type { ProcessConnection, Settled } from './process-connection.ts'
+import { createJob } from './job.ts'
+import type { ProcessConnection } from './process-connection.ts'
+import type { AskOptions, Cause, Settled } from './settled.ts'
 
 /** A process: the one way to reach its actor. */
 export type ProcessHandle = {

@@ -12,7 +12,8 @@ import {
   type ProcessHandle,
 } from './process-handle.ts'
 import { refuse, type Job } from './job.ts'
-import type { ProcessConnection, Settled } from './process-connection.ts'
+import type { ProcessConnection } from './process-connection.ts'
+import type { Settled } from './settled.ts'
 
 /** An element of GET /v1/processes. */
 export type ProcessListing = { type: ProcessId['kind']; 'client-id'?: number }

@@ -3,7 +3,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import type * as v from 'valibot'
-import type { Cause } from '../actors/job.ts'
+import type { Cause } from '../actors/settled.ts'
 import { askingWith, type ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'

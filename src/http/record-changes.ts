@@ -3,7 +3,7 @@
 // goes out only when they are durable.
 import type { Context, MiddlewareHandler } from 'hono'
 import type { ChangeLedger } from '../actors/change-ledger.ts'
-import type { Cause } from '../actors/job.ts'
+import type { Cause } from '../actors/settled.ts'
 import { ControllerError } from '../errors.ts'
 import type { ProcessId } from '../protocol/process-id.ts'
 import type { Memory } from '../topology/memory.ts'

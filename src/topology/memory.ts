@@ -2,7 +2,7 @@
 // (or step's) changes, heard on the registry's change stream, with its journal entry in one
 // transaction.
 import type { Logger } from 'pino'
-import type { Settled } from '../actors/process-connection.ts'
+import type { Settled } from '../actors/settled.ts'
 import type { Registry } from '../actors/registry.ts'
 import { statusOf } from '../protocol/kinds/status.ts'
 import { idText, PRIMARY, type ProcessId } from '../protocol/process-id.ts'

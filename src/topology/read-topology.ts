@@ -1,5 +1,5 @@
 // The topology document: every connected process's state, read through the coalesced status.
-import type { AskOptions } from '../actors/job.ts'
+import type { AskOptions } from '../actors/settled.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../protocol/bodies.ts'
 import { statusOf } from '../protocol/kinds/status.ts'

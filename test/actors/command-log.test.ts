@@ -3,7 +3,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { logCommand } from '../../src/actors/command-log.ts'
-import type { Settled } from '../../src/actors/process-connection.ts'
+import type { Settled } from '../../src/actors/settled.ts'
 import type { Effect } from '../../src/protocol/effects.ts'
 import { fail, ok, type Result } from '../../src/protocol/result.ts'
 import { captureLogs } from '../helpers/log-capture.ts'
