@@ -31,7 +31,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '/actors/(process-connection|job|command-queue|next-job|socket-link|command-log)\\.ts$',
+              regex:
+                '/actors/(process-connection|job|command-queue|next-job|socket-link|command-log)\\.ts$',
               message:
                 "An actor's insides: reach a process through its ProcessHandle (registry.find, registry.processes).",
             },
