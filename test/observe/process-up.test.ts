@@ -1,0 +1,99 @@
+// spp_process_up from the registry's comings and goings and what the store remembers; and
+// spp_command_queue_limit.
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { Registry, type ProcessEntry } from '../../src/actors/registry.ts'
+import { processUp } from '../../src/observe/process-up.ts'
+import { Registry as MetricsRegistry } from '../../src/observe/prom.ts'
+import { queueLimit } from '../../src/observe/queue-limit.ts'
+import type { ProcessKind } from '../../src/protocol/command.ts'
+import { fixedReply } from '../../src/sim/wire.ts'
+import { fakeConnection } from '../helpers/fake-link.ts'
+
+/** An identified process's registry entry, and its scripted link. */
+function peer(kind: ProcessKind, clientId?: number) {
+  const link = fakeConnection(kind === 'primary' ? 'primary' : 'secondary')
+  if (kind !== 'primary') link.reply(fixedReply(String(clientId)))
+  const entry: ProcessEntry = { kind, clientId, connection: link.actor, peer: '127.0.0.1:1' }
+  return { link, entry }
+}
+
+/** The samples of spp_process_up, sorted, as `process value`. */
+async function upSamples(metrics: MetricsRegistry) {
+  const text = await metrics.metrics()
+  return [...text.matchAll(/^spp_process_up\{process="([^"]+)"\} (\d+)$/gm)]
+    .map(([, process, value]) => `${process} ${value}`)
+    .sort()
+}
+
+function setup(remembered: { kind: string; clientId?: number }[] = []) {
+  const registry = new Registry()
+  const metrics = new MetricsRegistry()
+  processUp(registry, metrics, () => remembered)
+  return { registry, metrics, remembered }
+}
+
+test('a connected process is 1; one that went is 0; one never seen nor remembered is absent', async () => {
+  const { registry, metrics } = setup()
+  assert.equal(await upSamples(metrics), [])
+  const primary = peer('primary')
+  const nfv = peer('nfv', 1)
+  registry.claim(primary.entry)
+  registry.claim(nfv.entry)
+  assert.equal(await upSamples(metrics), ['nfv:1 1', 'primary 1'])
+  registry.unregister(nfv.entry.connection)
+  assert.equal(await upSamples(metrics), ['nfv:1 0', 'primary 1'])
+  const back = peer('nfv', 1)
+  registry.claim(back.entry)
+  assert.equal(await upSamples(metrics), ['nfv:1 1', 'primary 1'])
+})
+
+test('a remembered process is 0 before it ever connects, 1 while it is connected', async () => {
+  const { registry, metrics } = setup([{ kind: 'vf', clientId: 2 }, { kind: 'primary' }])
+  assert.equal(await upSamples(metrics), ['primary 0', 'vf:2 0'])
+  const vf = peer('vf', 2)
+  registry.claim(vf.entry)
+  assert.equal(await upSamples(metrics), ['primary 0', 'vf:2 1'])
+})
+
+test('a process forgotten after it went stays 0: the controller served it since it started', async () => {
+  const { registry, metrics, remembered } = setup([{ kind: 'vf', clientId: 2 }])
+  const vf = peer('vf', 2)
+  registry.claim(vf.entry)
+  registry.unregister(vf.entry.connection)
+  remembered.length = 0
+  assert.equal(await upSamples(metrics), ['vf:2 0'])
+})
+
+test('an nfv that takes over a closed vf client id: the vf is 0, the nfv 1', async () => {
+  const { registry, metrics } = setup()
+  const vf = peer('vf', 2)
+  registry.claim(vf.entry)
+  vf.link.close() // its listener has not unregistered it yet
+  const nfv = peer('nfv', 2)
+  registry.claim(nfv.entry)
+  assert.equal(await upSamples(metrics), ['nfv:2 1', 'vf:2 0'])
+  registry.unregister(vf.entry.connection) // late: it was replaced, not served
+  assert.equal(await upSamples(metrics), ['nfv:2 1', 'vf:2 0'])
+})
+
+test('a replaced connection of the same process leaves it 1, even told late that the old went', async () => {
+  const { registry, metrics } = setup()
+  const old = peer('nfv', 1)
+  registry.claim(old.entry)
+  old.link.close()
+  const fresh = peer('nfv', 1)
+  registry.claim(fresh.entry)
+  registry.unregister(old.entry.connection)
+  assert.equal(await upSamples(metrics), ['nfv:1 1'])
+  registry.emit('removed', old.entry) // a registry that reports the replaced one as removed too
+  assert.equal(await upSamples(metrics), ['nfv:1 1'])
+})
+
+test('spp_command_queue_limit is --max-queue', async () => {
+  const metrics = new MetricsRegistry()
+  queueLimit(metrics, 64)
+  assert.match(await metrics.metrics(), /^spp_command_queue_limit 64$/m)
+})
+
+test.run()
