@@ -9,6 +9,7 @@ import type { Result } from '../protocol/result.ts'
 import { authRefusedCounter } from './auth-metrics.ts'
 import { CommandDurations } from './command-durations.ts'
 import { HttpCounts } from './http-counts.ts'
+import { processName } from './process-up.ts'
 
 /** Why a guard closed a connection (see src/http/connection-guard.ts, --allow-peers). */
 export type DropReason = 'timeout' | 'evicted' | 'refused' | 'peer'
@@ -91,10 +92,9 @@ export function createMetrics(processes: Registry) {
     registers,
     collect() {
       this.reset()
-      for (const { connection } of processes.entries()) {
-        const { label, queueDepth } = describe(connection)
-        this.set({ process: label }, queueDepth)
-      }
+      // Named as spp_process_up and spp_drift_steps name it (`vf:2`): one dashboard variable.
+      for (const entry of processes.entries())
+        this.set({ process: processName(entry) }, describe(entry.connection).queueDepth)
     },
   })
 

@@ -69,7 +69,7 @@ test('queue depth counts the command in flight and those waiting, per process', 
   registry.claim({ kind: 'nfv', clientId: 1, connection: nfv1.actor, peer: 'n' })
   for (const command of [nfv.forward(), nfv.stop(), nfv.patchReset()]) void nfv1.ask(command)
   const lines = await samples(metrics, 'spp_command_queue_depth{')
-  assert.ok(lines.includes('spp_command_queue_depth{process="nfv 1"} 3'), lines.join('\n'))
+  assert.ok(lines.includes('spp_command_queue_depth{process="nfv:1"} 3'), lines.join('\n'))
   assert.ok(lines.includes('spp_command_queue_depth{process="primary"} 0'), lines.join('\n'))
 })
 
