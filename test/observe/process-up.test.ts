@@ -1,5 +1,8 @@
 // spp_process_up from the registry's comings and goings and what the store remembers; and
 // spp_command_queue_limit.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Registry, type ProcessEntry } from '../../src/actors/registry.ts'
@@ -9,6 +12,7 @@ import { queueLimit } from '../../src/observe/queue-limit.ts'
 import type { ProcessKind } from '../../src/protocol/command.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection } from '../helpers/fake-link.ts'
+import { startHarness } from '../helpers/harness.ts'
 
 /** An identified process's registry entry, and its scripted link. */
 function peer(kind: ProcessKind, clientId?: number) {
@@ -94,6 +98,36 @@ test('spp_command_queue_limit is --max-queue', async () => {
   const metrics = new MetricsRegistry()
   queueLimit(metrics, 64)
   assert.match(await metrics.metrics(), /^spp_command_queue_limit 64$/m)
+})
+
+test('a controller started on a state directory shows a remembered process 0 until it connects', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-process-up-'))
+  try {
+    const before = await startHarness([{ kind: 'vf', clientId: 2 }], { stateDir: dir })
+    try {
+      const made = await before.api('POST', '/v1/vfs/2/components', {
+        name: 'fwd1',
+        core: 2,
+        type: 'forward',
+      })
+      assert.is(made.status, 204, made.text)
+    } finally {
+      await before.close()
+    }
+    const after = await startHarness([{ kind: 'nfv', clientId: 1 }], { stateDir: dir })
+    try {
+      const text = (await after.api('GET', '/metrics')).text
+      const lines = text.split('\n').filter((l) => l.startsWith('spp_process_up{'))
+      assert.equal(lines.sort(), [
+        'spp_process_up{process="nfv:1"} 1',
+        'spp_process_up{process="vf:2"} 0',
+      ])
+    } finally {
+      await after.close()
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test.run()
