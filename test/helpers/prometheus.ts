@@ -63,10 +63,10 @@ export async function startPrometheus(targets: string[], rules: string): Promise
   const url = `http://127.0.0.1:${port}`
   const config = {
     global: { scrape_interval: '1s', evaluation_interval: '1s', scrape_timeout: '1s' },
-    rule_files: [join(dir, 'rules.yml')],
+    rule_files: [join(dir, 'spp-ctl.rules.yml')],
     scrape_configs: [{ job_name: 'spp-ctl', static_configs: [{ targets }] }],
   }
-  await writeFile(join(dir, 'rules.yml'), rules)
+  await writeFile(join(dir, 'spp-ctl.rules.yml'), rules)
   await writeFile(join(dir, 'prometheus.yml'), JSON.stringify(config)) // JSON is YAML
   const child: ChildProcess = spawn(
     PROMETHEUS,
