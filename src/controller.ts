@@ -12,9 +12,12 @@ import { createApp } from './http/app.ts'
 import { startHttpServer, type HttpServerOptions } from './http/server.ts'
 import { driftMetrics } from './observe/drift-metrics.ts'
 import { createMetrics } from './observe/metrics.ts'
+import { processUp } from './observe/process-up.ts'
+import { queueLimit } from './observe/queue-limit.ts'
 import { startControllerFleet } from './fleet/controller-link.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS, openStore } from './store/store.ts'
 import { driftSamples } from './topology/drift.ts'
+import { entriesOf, idOfKey } from './topology/process-config.ts'
 
 import type { ControllerOptions } from './controller-options.ts'
 
@@ -32,6 +35,9 @@ export async function startController(options: ControllerOptions) {
   const hub = new EventHub(options.eventBufferSize)
   const metrics = createMetrics(registry)
   observeProcesses(registry, hub, metrics)
+  const remembered = () => (store ? entriesOf(store.remembered()).map(([key]) => idOfKey(key)) : [])
+  processUp(registry, metrics.registry, remembered)
+  queueLimit(metrics.registry, options.maxQueue)
   const drift =
     store && driftMetrics(metrics.registry, () => driftSamples(registry, store.remembered()))
   const peers = options.allowPeers ?? defaultAllowedPeers(host)

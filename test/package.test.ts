@@ -33,6 +33,12 @@ test('npm pack ships the built commands and the unit, and no sources, tests or t
   for (const path of ['bin/spp-ctl.js', 'bin/spp-sim.js', 'dist/cli.js', 'dist/sim.js'])
     assert.ok(files.includes(path), `${path} is shipped`)
   assert.ok(files.includes('contrib/spp-ctl.service'))
+  for (const path of [
+    'contrib/prometheus/spp-ctl.rules.yml',
+    'contrib/prometheus/spp-ctl.rules.test.yml',
+    'contrib/grafana/spp-ctl.json',
+  ])
+    assert.ok(files.includes(path), `${path} is shipped`)
   for (const dir of ['src/', 'test/', 'bench/', '.ci/', 'scripts/', 'node_modules/'])
     assert.not.ok(
       files.some((f) => f.startsWith(dir)),

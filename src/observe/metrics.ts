@@ -15,6 +15,7 @@ export type DropReason = 'timeout' | 'evicted' | 'refused' | 'peer'
 
 const KINDS: ProcessKind[] = ['primary', 'nfv', 'vf', 'mirror', 'pcap']
 const ERAS = ['18.11', '2020', 'unknown'] // unknown: a vf or mirror whose status was not read yet
+const API_DROPS: DropReason[] = ['timeout', 'evicted', 'refused']
 
 /** Prometheus metrics of the controller (prom-client), served at GET /metrics. */
 export function createMetrics(processes: Registry) {
@@ -69,6 +70,9 @@ export function createMetrics(processes: Registry) {
     ['listener', 'reason'],
   )
   const authRefused = authRefusedCounter(registers)
+  // At 0 from the start, as the auth refusals: an alert's increase() then sees the first one.
+  for (const kind of KINDS) timeouts.inc({ kind }, 0)
+  for (const reason of API_DROPS) dropped.inc({ listener: 'api', reason }, 0)
   new Gauge({
     name: 'spp_processes',
     help: 'Identified processes connected now, by kind and SPP era (18.11 or 2020)',

@@ -86,7 +86,18 @@ test('a failure counts under its code; a timeout also as a timeout of its kind',
     'spp_command_timeouts_total{kind="nfv"} 1',
   ])
     assert.ok(text.split('\n').includes(line), line)
-  assert.not.match(text, /spp_command_timeouts_total\{kind="vf"\}/)
+})
+
+test('the counters that alerts watch with increase() are there at 0 before the first event', async () => {
+  const { metrics } = setup()
+  const text = (await metrics.render()).split('\n')
+  for (const line of [
+    'spp_command_timeouts_total{kind="vf"} 0',
+    'spp_connections_dropped_total{listener="api",reason="timeout"} 0',
+    'spp_connections_dropped_total{listener="api",reason="evicted"} 0',
+    'spp_connections_dropped_total{listener="api",reason="refused"} 0',
+  ])
+    assert.ok(text.includes(line), line)
 })
 
 test.run()
