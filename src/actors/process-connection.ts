@@ -59,6 +59,50 @@ const label = (context: Context) => (context.id ? idText(context.id) : 'unidenti
 const closedMessage = (context: Context) =>
   `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
 
+/** The queue with a new command in it, or why it is refused (past `maxQueue`). */
+function admitted(context: Context, job: Job): { queue: CommandQueue } | { refused: string } {
+  const { queue, maxQueue } = context
+  if (joins(queue, job) || queue.length < maxQueue) return { queue: pushed(queue, job) }
+  return { refused: `${label(context)} has ${maxQueue} commands waiting: try again later` }
+}
+
+// A reply is settled once per context: the guard that looks ahead and the action that settles
+// share the result (both are pure functions of the two).
+const settled = new WeakMap<Context, { reply: Outcome; result: ReturnType<typeof settle> }>()
+
+/** The view after the command in flight settles with `reply`, and what it did. Pure. */
+function settling(context: Context, reply: Outcome) {
+  const known = settled.get(context)
+  const same =
+    known &&
+    (known.reply === reply || (known.reply.ok && reply.ok && known.reply.value === reply.value))
+  if (same) return known.result
+  const result = settle(context, reply)
+  settled.set(context, { reply, result })
+  return result
+}
+
+function settle(context: Context, reply: Outcome) {
+  const { inFlight, view, learnt } = context
+  if (!inFlight || !view) return undefined
+  const outcome = effectOfReply(inFlight.job, reply)
+  if (!outcome.ok) return { outcome, after: view, learnt }
+  const next = nextView(view, outcome.value, Date.now())
+  const shows = 'shows' in outcome.value && learnt ? outcome.value.shows : undefined
+  return {
+    outcome,
+    after: next.ok ? next.value : view,
+    learnt: shows ? learn(learnt!, shows) : learnt,
+    fault: next.ok ? undefined : next.message,
+  }
+}
+
+/** Whether a command would be written with this queue and view (none refused or left). */
+const writes = (queue: CommandQueue, view: Context['view']) =>
+  queue.length > 0 && nextJob(queue, view).send !== undefined
+
+const frameOf = (event: Events) => (event.type === 'link.frame' ? event.frame : undefined)
+
 /** One connected SPP process: identifies it, queues its commands and keeps one in flight. */
 export const processConnection = setup({
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- xstate's typing idiom
@@ -68,8 +112,26 @@ export const processConnection = setup({
   guards: {
     handshakeAnswered: ({ context, event }) =>
       event.type === 'link.frame' && HANDSHAKES[context.role].decode(event.frame).ok,
-    queued: ({ context }) => context.queue.length > 0,
-    writing: ({ context }) => context.inFlight !== undefined,
+    /** A command arriving at a connection with none in flight would be written at once. */
+    writesNew: ({ context, event }) => {
+      if (event.type !== 'command') return false
+      const queue = admitted(context, event.job)
+      return 'queue' in queue && writes(queue.queue, context.view)
+    },
+    /** Once the reply settles the command in flight, another would be written. */
+    writesAfterReply: ({ context, event }) => {
+      const frame = frameOf(event)
+      const settled = frame && settling(context, { ok: true, value: frame })
+      return writes(context.queue, settled ? settled.after : context.view)
+    },
+    /** Once the handshake names the process, what was queued meanwhile would be written. */
+    writesAfterHandshake: ({ context, event }) => {
+      const frame = frameOf(event)
+      const identity = frame && HANDSHAKES[context.role].decode(frame)
+      return !!identity?.ok && writes(context.queue, emptyView(identity.value.kind))
+    },
+    /** What was queued would be written now. */
+    writesQueued: ({ context }) => writes(context.queue, context.view),
     closesOnReply: ({ context }) => context.inFlight?.job.closes === true,
   },
   actions: {
@@ -77,16 +139,13 @@ export const processConnection = setup({
     setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
     /** A command into the queue (a read joining the read at its tail); past `maxQueue`, refused. */
     queue: enqueueActions(({ context, enqueue }, job: Job) => {
-      const { queue, maxQueue } = context
-      if (joins(queue, job) || queue.length < maxQueue) {
-        enqueue.assign({ queue: pushed(queue, job) })
-        return
-      }
-      const message = `${label(context)} has ${maxQueue} commands waiting: try again later`
-      enqueue(() => refuse(job, message, 'QUEUE_FULL'))
+      const queue = admitted(context, job)
+      if ('queue' in queue) enqueue.assign(queue)
+      else enqueue(() => refuse(job, queue.refused, 'QUEUE_FULL'))
     }),
     /** Writes the next command someone waits for, refusing those that would hurt the process. */
     writeNext: enqueueActions(({ context, enqueue }) => {
+      if (context.queue.length === 0) return
       const next = nextJob(context.queue, context.view)
       const sentAt = performance.now()
       enqueue.assign({
@@ -103,17 +162,11 @@ export const processConnection = setup({
      */
     settle: enqueueActions(({ context, enqueue }, reply: Outcome) => {
       const { inFlight, view, id } = context
-      if (!inFlight || !view || !id) return
+      const settling_ = settling(context, reply)
+      if (!inFlight || !view || !id || !settling_) return
       const { job, sentAt } = inFlight
-      const outcome = effectOfReply(job, reply)
-      let after = view
-      let learnt = context.learnt
-      if (outcome.ok) {
-        const next = nextView(view, outcome.value, Date.now())
-        if (next.ok) after = next.value
-        else context.log.error({ process: idText(id), command: job.line }, next.message)
-        if ('shows' in outcome.value && learnt) learnt = learn(learnt, outcome.value.shows)
-      }
+      const { outcome, after, learnt, fault } = settling_
+      if (fault) context.log.error({ process: idText(id), command: job.line }, fault)
       enqueue.assign({ inFlight: undefined, view: after, learnt })
       enqueue(() => answer(job, reply))
       const now = performance.now()
@@ -212,9 +265,14 @@ export const processConnection = setup({
       on: {
         'link.frame': [
           {
+            guard: 'writesAfterHandshake',
+            target: 'awaitingReply',
+            actions: [{ type: 'identify', params: ({ event }) => event.frame }, 'writeNext'],
+          },
+          {
             guard: 'handshakeAnswered',
             target: 'ready',
-            actions: { type: 'identify', params: ({ event }) => event.frame },
+            actions: [{ type: 'identify', params: ({ event }) => event.frame }, 'writeNext'],
           },
           {
             target: 'closed',
@@ -229,67 +287,73 @@ export const processConnection = setup({
         ],
       },
     },
-    // Identified: one command in flight at a time, the rest queued.
+    // Identified, nothing in flight: a command is written as it comes.
     ready: {
-      initial: 'idle',
-      states: {
-        idle: {
-          always: { guard: 'queued', target: 'writing' },
-          on: {
-            'link.frame': {
-              target: '#processConnection.closed',
-              actions: {
-                type: 'setCloseReason',
-                params: 'protocol error: reply without a command',
-              },
-            },
+      on: {
+        command: [
+          {
+            guard: 'writesNew',
+            target: 'awaitingReply',
+            actions: [{ type: 'queue', params: ({ event }) => event.job }, 'writeNext'],
           },
+          // Refused or left (a hazard, a client gone): nothing is written; writeNext says so.
+          { actions: [{ type: 'queue', params: ({ event }) => event.job }, 'writeNext'] },
+        ],
+        'link.frame': {
+          target: 'closed',
+          actions: { type: 'setCloseReason', params: 'protocol error: reply without a command' },
         },
-        // Passed through: the next command is written, or none was left worth writing.
-        writing: {
-          entry: 'writeNext',
-          always: [{ guard: 'writing', target: 'awaitingReply' }, { target: 'idle' }],
-        },
-        awaitingReply: {
-          after: {
-            replyTimeout: {
-              target: '#processConnection.discardingLateReply',
-              actions: [
-                {
-                  type: 'settle',
-                  params: ({ context }) =>
-                    fail(`no reply within ${context.replyTimeoutMs} ms`, 'REPLY_TIMEOUT'),
-                },
-                {
-                  type: 'failQueue',
-                  params: ({ context }) => ({
-                    code: 'PROCESS_UNRESPONSIVE' as const,
-                    message: `not sent: ${label(context)} did not answer the command before it`,
-                  }),
-                },
-              ],
+      },
+    },
+    // One command written, its reply awaited; the others queued.
+    awaitingReply: {
+      after: {
+        replyTimeout: {
+          target: 'discardingLateReply',
+          actions: [
+            {
+              type: 'settle',
+              params: ({ context }) =>
+                fail(`no reply within ${context.replyTimeoutMs} ms`, 'REPLY_TIMEOUT'),
             },
-          },
-          on: {
-            'link.frame': [
-              {
-                guard: 'closesOnReply',
-                target: '#processConnection.closed',
-                actions: [
-                  { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
-                  { type: 'setCloseReason', params: 'exited on request' },
-                ],
-              },
-              {
-                target: 'idle',
-                actions: {
-                  type: 'settle',
-                  params: ({ event }) => ({ ok: true, value: event.frame }),
-                },
-              },
+            {
+              type: 'failQueue',
+              params: ({ context }) => ({
+                code: 'PROCESS_UNRESPONSIVE' as const,
+                message: `not sent: ${label(context)} did not answer the command before it`,
+              }),
+            },
+          ],
+        },
+      },
+      on: {
+        'link.frame': [
+          {
+            guard: 'closesOnReply',
+            target: 'closed',
+            actions: [
+              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+              { type: 'setCloseReason', params: 'exited on request' },
             ],
           },
-        },
+          {
+            // The next command goes at once; its own deadline starts (the state is entered again).
+            guard: 'writesAfterReply',
+            target: 'awaitingReply',
+            reenter: true,
+            actions: [
+              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+              'writeNext',
+            ],
+          },
+          {
+            target: 'ready',
+            actions: [
+              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+              'writeNext', // refuses what is left unsendable, if anything is
+            ],
+          },
+        ],
       },
     },
     // The late reply must still be read, or it would be taken as the answer to the next command.
@@ -303,10 +367,17 @@ export const processConnection = setup({
         },
       },
       on: {
-        'link.frame': {
-          target: 'ready',
-          actions: { type: 'warn', params: 'late reply discarded' },
-        },
+        'link.frame': [
+          {
+            guard: 'writesQueued',
+            target: 'awaitingReply',
+            actions: [{ type: 'warn', params: 'late reply discarded' }, 'writeNext'],
+          },
+          {
+            target: 'ready',
+            actions: [{ type: 'warn', params: 'late reply discarded' }, 'writeNext'],
+          },
+        ],
       },
     },
     closed: {

@@ -3,7 +3,7 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
 import type * as v from 'valibot'
-import type { Cause } from '../actors/settled.ts'
+import { causeOf } from './record-changes.ts'
 import { askingWith, type ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
@@ -33,8 +33,6 @@ export function processesOf(registry: Registry) {
   }
 }
 
-/** Why a request's commands are sent (set for every request by recordChanges). */
-export const causeOf = (c: Context): Cause | undefined => c.get('cause')
 export type Processes = ReturnType<typeof processesOf>
 
 /** A capability is possible for a process until it has shown whether it has it. */

@@ -14,10 +14,24 @@ declare module 'hono' {
     /** Why this request's commands are sent: its id and who made it. */
     cause: Cause
     /** Processes this request forgot (DELETE /v1/topology/desired/...), remembered with it. */
-    forgotten: ProcessId[]
+    forgotten?: ProcessId[]
     /** The change commands this request made, for its log line. */
     told?: string[]
   }
+}
+
+/** Why a request's commands are sent: its id and who made it (made once per request). */
+export function causeOf(c: Context): Cause {
+  let cause = c.get('cause')
+  if (cause) return cause
+  const principal = c.get('principal')
+  cause = {
+    requestId: c.get('requestId'),
+    by: describePrincipal(principal),
+    ...(principal.kind === 'restore' ? { restoring: true } : {}),
+  }
+  c.set('cause', cause)
+  return cause
 }
 
 /** What a journal entry says of its request. */
@@ -46,13 +60,9 @@ export function recordChanges({
   onJournaled?: (request: JournaledRequest) => void
 }) {
   return async function recordChangesOf(c: Context, next: () => Promise<void>) {
-    const principal = c.get('principal')
-    const cause: Cause = {
-      requestId: c.get('requestId'),
-      by: describePrincipal(principal),
-      ...(principal.kind === 'restore' ? { restoring: true } : {}),
-    }
-    c.set('cause', cause)
+    // A read changes nothing: its cause is made only if it asks a process (causeOf).
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    const cause = causeOf(c)
     c.set('forgotten', [])
     ledger.begin(cause)
     let changes
@@ -75,7 +85,7 @@ export function recordChanges({
       ...(body === undefined ? {} : { body }),
       status: c.res.status,
     }
-    const forgotten = c.get('forgotten')
+    const forgotten = c.get('forgotten') ?? []
     if (changes.length === 0 && forgotten.length === 0) return
     try {
       await memory.record(changes, forgotten, request, cause.restoring)

@@ -6,7 +6,7 @@ import { ProcessList } from '../../protocol/bodies.ts'
 import { statusOf } from '../../protocol/kinds/status.ts'
 import { byId, type ProcessId } from '../../protocol/process-id.ts'
 import { json, noContent } from '../json.ts'
-import { causeOf } from '../processes.ts'
+import { causeOf } from '../record-changes.ts'
 import type { Route } from '../route.ts'
 
 type Layout = { socket_id: number; cores: { core_id: number; lcores: number[] }[] }[]

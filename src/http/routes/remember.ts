@@ -50,7 +50,7 @@ function forget(c: Context, deps: Deps, key: ProcessKey) {
     )
   if (!memory.store.recall(key))
     throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${c.req.path}`)
-  c.get('forgotten').push(idOfKey(key))
+  c.get('forgotten')?.push(idOfKey(key))
   return noContent(c)
 }
 

@@ -7,7 +7,7 @@ import { DesiredDocument, parseDesired } from '../../topology/document.ts'
 import { topologyEtag } from '../../topology/etag.ts'
 import { readTopology } from '../../topology/read-topology.ts'
 import type { Route } from '../route.ts'
-import { causeOf } from '../processes.ts'
+import { causeOf } from '../record-changes.ts'
 import { readRecord } from '../validate.ts'
 
 const Unreadable = v.object({ error: v.string() })
