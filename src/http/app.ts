@@ -6,7 +6,6 @@ import type { RequestIdVariables } from 'hono/request-id'
 import { routePath } from 'hono/route'
 import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
-import { lineWriter, type PlainFields } from '../log-line.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
@@ -52,8 +51,6 @@ export function createApp(options: AppOptions) {
   const app = new Hono<{ Variables: RequestIdVariables }>({ router: new SplitRouter() })
   // One middleware for what every request needs: its id, its log line, its metrics.
   const requestIds = requestIdSource()
-  // Each request's line (a change's at info): pino's bytes without its per-key loop (src/log-line.ts).
-  const writeLine = lineWriter(log)
   app.use(async (c, next) => {
     const started = performance.now()
     // Node's own request and response where there are (not in app.request): c.req.header() would
@@ -75,18 +72,19 @@ export function createApp(options: AppOptions) {
     metrics.observeHttp(c.req.method, c.get('route') ?? routeOf(c), status)
     const told = c.get('told')
     const level = requestLevel(c.req.method, status, told !== undefined && told.length > 0)
-    if (log.isLevelEnabled(level)) {
-      const line: PlainFields = {
-        req: id,
-        method: c.req.method,
-        path: c.req.path,
-        status,
-        ms: Math.round(performance.now() - started),
-        who: describePrincipal(c.get('principal')),
-      }
-      if (told?.length) line.commands = told
-      writeLine(level, line, 'http request')
-    }
+    if (log.isLevelEnabled(level))
+      log[level](
+        {
+          req: id,
+          method: c.req.method,
+          path: c.req.path,
+          status,
+          ms: Math.round(performance.now() - started),
+          who: describePrincipal(c.get('principal')),
+          ...(told?.length ? { commands: told } : {}),
+        },
+        'http request',
+      )
   })
   // The page, the docs and the API's description carry no data: a browser loads them without a token.
   const publicPaths = [...UI_PATHS, '/openapi.json']
