@@ -22,7 +22,6 @@ import { processesOf } from './processes.ts'
 import { recordChanges } from './record-changes.ts'
 import { requestIdSource } from './request-id.ts'
 import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
-import { SplitRouter } from './router.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
 
@@ -48,7 +47,12 @@ export type AppOptions = {
 /** The REST API of ../shared/spec/rest-api.md. */
 export function createApp(options: AppOptions) {
   const { registry, log, maxBodyBytes, hub, metrics, events, nfvStatus = 'spec' } = options
-  const app = new Hono<{ Variables: RequestIdVariables }>({ router: new SplitRouter() })
+  // hono's default router, SmartRouter, tries RegExpRouter first, which refuses a static segment
+  // beside a parameter at the same place: the REST spec's `/v1/primary/flow_rules/port_id/:port_id`
+  // beside `/v1/primary/flow_rules/:rule_id/port_id/:port_id`. At the first request SmartRouter
+  // catches that refusal and matches every route with TrieRouter from then on, which takes the
+  // pair (test/http/router.test.ts).
+  const app = new Hono<{ Variables: RequestIdVariables }>()
   // One middleware for what every request needs: its id, its log line, its metrics.
   const requestIds = requestIdSource()
   app.use(async (c, next) => {
