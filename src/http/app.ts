@@ -1,5 +1,4 @@
 // The hono app: one middleware for id, log line and metrics, then every route, one error handler.
-import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { RequestIdVariables } from 'hono/request-id'
@@ -15,12 +14,12 @@ import { Memory } from '../topology/memory.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../topology/restore.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
 import { notFound, onError } from './errors.ts'
-import { CARRIES_ID, type IdCarrier } from './node-answers.ts'
+import { bodilessHeads } from './json.ts'
 import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
 import { recordChanges } from './record-changes.ts'
-import { requestIdSource } from './request-id.ts'
+import { requestIds } from './request-id.ts'
 import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
@@ -53,24 +52,13 @@ export function createApp(options: AppOptions) {
   // catches that refusal and matches every route with TrieRouter from then on, which takes the
   // pair (test/http/router.test.ts).
   const app = new Hono<{ Variables: RequestIdVariables }>()
-  // One middleware for what every request needs: its id, its log line, its metrics.
-  const requestIds = requestIdSource()
+  // Outermost: a 204's or 304's head is written once every other middleware has seen the answer.
+  app.use(bodilessHeads())
+  app.use(requestIds())
+  // Each request's line and metrics.
   app.use(async (c, next) => {
     const started = performance.now()
-    // Node's own request and response where there are (not in app.request): c.req.header() would
-    // build a whole fetch Request, and c.header() a Headers object, for every request.
-    const node = c.env as Partial<HttpBindings> | undefined
-    const given = node?.incoming
-      ? node.incoming.headers['x-request-id']
-      : c.req.header('x-request-id')
-    const id = requestIds(typeof given === 'string' ? given : undefined)
-    c.set('requestId', id)
     c.set('maxBodyBytes', maxBodyBytes) // read by readJson
-    // Before the response exists: set afterwards, hono would rebuild it.
-    const outgoing: IdCarrier | undefined = node?.outgoing
-    if (outgoing?.[CARRIES_ID]) outgoing.requestId = id
-    else if (outgoing) outgoing.setHeader('X-Request-Id', id)
-    else c.header('X-Request-Id', id)
     await next()
     const { status } = c.res
     metrics.observeHttp(c.req.method, c.get('route') ?? routeOf(c), status)
@@ -79,7 +67,7 @@ export function createApp(options: AppOptions) {
     if (log.isLevelEnabled(level))
       log[level](
         {
-          req: id,
+          req: c.get('requestId'),
           method: c.req.method,
           path: c.req.path,
           status,

@@ -7,6 +7,7 @@ import { pino } from 'pino'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { commandsOf, withHarness } from '../helpers/harness.ts'
+import { withRemembering } from '../helpers/remember.ts'
 
 type RawReply = { status: number; headers: Record<string, string>; head: string; body: string }
 
@@ -71,6 +72,24 @@ test('204 has no body, no Content-Type and no Content-Length on the wire', () =>
         `Content-Length: ${body.length}\r\n\r\n${body}`,
     )
     assert.is(reply.status, 204)
+    assert.is(reply.headers['content-type'], undefined)
+    assert.is(reply.headers['content-length'], undefined)
+    assert.is(reply.body, '')
+  }))
+
+test('304 keeps its ETag and request id, with no Content-Type and no Content-Length', () =>
+  withRemembering([], async (h) => {
+    const ask = (extra: string) =>
+      raw(
+        h.controller.apiPort,
+        `GET /v1/topology/desired HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${extra}\r\n`,
+      )
+    const { etag } = (await ask('')).headers
+    assert.ok(etag)
+    const reply = await ask(`If-None-Match: ${etag}\r\nX-Request-Id: poll-1\r\n`)
+    assert.is(reply.status, 304)
+    assert.is(reply.headers.etag, etag)
+    assert.is(reply.headers['x-request-id'], 'poll-1')
     assert.is(reply.headers['content-type'], undefined)
     assert.is(reply.headers['content-length'], undefined)
     assert.is(reply.body, '')
