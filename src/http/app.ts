@@ -23,6 +23,7 @@ import { requestIds } from './request-id.ts'
 import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
+import { bodyLimits } from './validate.ts'
 
 export type AppOptions = {
   registry: Registry
@@ -58,7 +59,6 @@ export function createApp(options: AppOptions) {
   // Each request's line and metrics.
   app.use(async (c, next) => {
     const started = performance.now()
-    c.set('maxBodyBytes', maxBodyBytes) // read by readJson
     await next()
     const { status } = c.res
     metrics.observeHttp(c.req.method, c.get('route') ?? routeOf(c), status)
@@ -88,6 +88,7 @@ export function createApp(options: AppOptions) {
         c.text('Method not allowed.', 405, { Allow: methods.join(',') }),
     }),
   )
+  app.use(bodyLimits({ maxBytes: maxBodyBytes }))
   // Every change is remembered, and journaled, before its answer goes out.
   const { remember } = options
   const memory = remember && new Memory(remember.store, registry, log)

@@ -213,6 +213,28 @@ test('a client that leaves mid-body is a 499 in the metrics and a debug line, no
   )
 })
 
+test('a client that leaves mid-body without a Content-Length is a 499 too, not an error', async () => {
+  const { log, lines, waitFor } = capturedLog()
+  await withHarness(
+    [{ kind: 'nfv', clientId: 1 }],
+    async (h) => {
+      const socket = connect(h.controller.apiPort, '127.0.0.1')
+      const head =
+        'PUT /v1/nfvs/1/forward HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
+      socket.write(`${head}5\r\n{"act\r\n`, () => socket.destroy())
+      const line = await waitFor('http request')
+      assert.is(line.status, 499)
+      assert.is(line.level, 20, 'logged at debug')
+      assert.equal(
+        lines.filter((l) => l.level >= 50),
+        [],
+      )
+      assert.equal(commandsOf(h.sim('nfv 1')), [])
+    },
+    { log },
+  )
+})
+
 test('while stopping, the answer to a request in flight closes its keep-alive connection', () =>
   withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
     const socket = connect(h.controller.apiPort, '127.0.0.1')
