@@ -63,4 +63,33 @@ test('flow rules: a 19.11 primary is sent the rule and its reply is the answer',
   assert.equal(sent(0), ['flow create phy:0 ingress pattern eth / end actions queue index 1 / end'])
 })
 
+test("a pipe's missing ring is named, as the key it is; a ring where none is taken too", async () => {
+  const { request, sent } = await fakeApp([{ ...primary2020(32768), frameBytes: 32768 }])
+  const cases: [object, string][] = [
+    [
+      { action: 'add', port: 'pipe:1', rx: 'ring:8' },
+      'key(tx) required: adding a pipe needs its rx and tx rings.',
+    ],
+    [
+      { action: 'add', port: 'pipe:1', tx: 'ring:8' },
+      'key(rx) required: adding a pipe needs its rx and tx rings.',
+    ],
+    [
+      { action: 'add', port: 'pipe:1' },
+      'key(rx) required: adding a pipe needs its rx and tx rings.',
+    ],
+    [
+      { action: 'del', port: 'pipe:1', tx: 'ring:8' },
+      'invalid key(tx): "ring:8" (only adding a pipe takes rx and tx)',
+    ],
+    [{ action: 'add' }, 'key(port) required.'],
+  ]
+  for (const [body, text] of cases) {
+    const r = await request('PUT', '/v1/primary/ports', body)
+    assert.is(r.status, 400, JSON.stringify(body))
+    assert.is(r.text, text)
+  }
+  assert.equal(sent(0), [])
+})
+
 test.run()
