@@ -111,7 +111,7 @@ test('18.11 processes answer 405 to 2020-only routes and are sent nothing', () =
         const r = await h.api(method, path, body)
         assert.is(r.status, 405, `${method} ${path}: ${r.text}`)
         assert.is(r.headers.get('allow'), '', 'a 405 says which methods are allowed: none here')
-        assert.match(r.text, /not supported by the release of .* \(SPP 18\.11\)/)
+        assert.match(r.text, /not supported by the release of .* \(SPP 18\.11 of November 2018\)/)
       }
       assert.equal(commandsOf(h.sim('primary')), [])
       assert.equal(commandsOf(h.sim('vf 2')), ['status']) // read-only: how its era is learnt
