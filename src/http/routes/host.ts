@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as v from 'valibot'
 import { askStatus } from '../../actors/ask.ts'
+import { capsNow } from '../../actors/describe.ts'
 import type { ProcessEntry } from '../../actors/registry.ts'
 import { ProcessList } from '../../protocol/bodies.ts'
 import { json, noContent } from '../json.ts'
@@ -99,13 +100,18 @@ export const hostRoutes: Route[] = [
   {
     method: 'get',
     path: '/v1/cpu_usage',
-    summary: 'The lcores each process uses (processes that report them)',
+    summary:
+      'The lcores each process uses (processes that report them; 405 for an 18.11 primary, which does not)',
     success: v.array(
       v.looseObject({ 'proc-type': v.string(), 'master-lcore': Int, lcores: v.array(Int) }),
     ),
     command: true,
+    errors: { 405: "The primary's release does not report its lcores; nothing was sent" },
     handle: async (c, { registry }) => {
       const entries = registry.entries().sort((a, b) => (a.clientId ?? -1) - (b.clientId ?? -1))
+      // The primary's release is known from its handshake: one that lists no lcores is said so.
+      const primary = entries.find((e) => e.kind === 'primary')
+      if (primary) capsNow(primary.connection)?.require('lcoreUsage', 'GET /v1/cpu_usage')
       const options = { requestId: c.get('requestId') }
       const statuses = await Promise.all(
         entries.map((e) =>
