@@ -70,6 +70,8 @@ export const primaryRoutes: Route[] = [
       const need = portNeeds('primaryPort', port)
       if (need)
         (await process.caps(need)).require(need, `${port.slice(0, port.indexOf(':'))} ports`)
+      // Read first: what it lists now decides whether an add would corrupt it (state/hazards.ts).
+      if (action === 'add') await process.ask(primary.status())
       const rings = rx && tx ? { rx, tx } : undefined
       await process.ask(action === 'del' ? primary.delPort(port) : primary.addPort(port, rings))
       return noContent(c)

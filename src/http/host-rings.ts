@@ -1,0 +1,31 @@
+// A ring the primary does not have, refused for any process before it is asked (state/hazards.ts).
+import type { Context } from 'hono'
+import { askStatus } from '../actors/ask.ts'
+import { describe } from '../actors/describe.ts'
+import type { Registry } from '../actors/registry.ts'
+import { ControllerError } from '../errors.ts'
+import { ringHazard } from '../state/hazards.ts'
+
+/**
+ * A 400 naming the port when the connected primary lists no such ring; its status is read first
+ * if the controller has not read it on this connection. No primary, or one that cannot be read:
+ * nothing is known, nothing refused.
+ */
+export async function refuseMissingRing(
+  c: Context,
+  registry: Registry,
+  port: string,
+  consequence: string,
+): Promise<void> {
+  if (!port.startsWith('ring:')) return
+  const primary = registry.entries().find((e) => e.kind === 'primary')
+  if (!primary) return
+  let view = describe(primary.connection).view
+  if (view?.kind === 'primary' && !view.status) {
+    const options = { requestId: c.get('requestId') }
+    const read = await askStatus(primary.connection, 'primary', options).catch(() => undefined)
+    if (read) view = { kind: 'primary', status: read }
+  }
+  const why = ringHazard(view, port, consequence)
+  if (why) throw new ControllerError('INVALID_REQUEST', why)
+}
