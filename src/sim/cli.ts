@@ -26,6 +26,10 @@ Options:
                          a malformed port id)
       --poll-ms MS       vf/mirror/pcap read their socket once per MS, as SPP does
                          (default 1000 for 18.11; 0 for 2020, whose processes answer at once)
+      --fault FAULT      misbehave (repeatable):
+${FAULT_HELP}
+  -h, --help             show this text
+
 What differs between hosts:
   -n, --rings N          the primary's rings, ring:0 to ring:N-1 (its -n; default 4)
       --phy-ports N      physical ports, phy:0 to phy:N-1 (default 2)
@@ -39,9 +43,7 @@ What differs between hosts:
                          can create a ring the primary holds
       --respawn          a process that exits (exit, a DELETE, a crash) starts again afresh;
                          without it, it stays gone, as SPP's processes do
-      --fault FAULT      misbehave (repeatable):
-${FAULT_HELP}
-  -h, --help             show this text
+
 Processes reconnect when the controller closes their connection, as SPP's do. Ctrl-C stops them.
 `
 
