@@ -20,11 +20,19 @@ export function describeValue(value: unknown): string {
   return typeof value
 }
 
-/** The first problem of a failed parse, naming the field as SPP's controller did: `key(port) required.` */
+/**
+ * The first problem of a failed parse, naming the field as SPP's controller did: `key(port)
+ * required.` A check of the whole body forwarded to a field (a pipe's `tx`) is about that field's
+ * value, missing or not, and says why it is needed.
+ */
 function describe(issue: v.BaseIssue<unknown>, field?: string): string {
   const key = [field, v.getDotPath(issue)].filter(Boolean).join('.')
-  if (issue.input === undefined) return `key(${key}) required.`
-  return `invalid key(${key}): ${describeValue(issue.input)} (${issue.message})`
+  const at = issue.path?.at(-1)
+  const forwarded = at !== undefined && issue.input === at.input // a check of the object, not of the key
+  const input = forwarded ? at.value : issue.input
+  if (input === undefined)
+    return forwarded ? `key(${key}) required: ${issue.message}.` : `key(${key}) required.`
+  return `invalid key(${key}): ${describeValue(input)} (${issue.message})`
 }
 
 /** Checks a value (e.g. a path segment, named `field` in errors) against a schema, or throws a 400. */
