@@ -1,5 +1,4 @@
 // The hono app: one middleware for id, log line and metrics, then every route, one error handler.
-import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { RequestIdVariables } from 'hono/request-id'
@@ -7,7 +6,6 @@ import { routePath } from 'hono/route'
 import type { Logger } from 'pino'
 import { ChangeLedger } from '../actors/change-ledger.ts'
 import type { Registry } from '../actors/registry.ts'
-import { lineWriter, type PlainFields } from '../log-line.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
@@ -17,16 +15,16 @@ import { Memory } from '../topology/memory.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../topology/restore.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
 import { notFound, onError } from './errors.ts'
-import { CARRIES_ID, type IdCarrier } from './node-answers.ts'
+import { bodilessHeads } from './json.ts'
 import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
 import { recordChanges } from './record-changes.ts'
-import { requestIdSource } from './request-id.ts'
+import { requestIds } from './request-id.ts'
 import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
-import { SplitRouter } from './router.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
+import { bodyLimits } from './validate.ts'
 
 export type AppOptions = {
   registry: Registry
@@ -50,44 +48,36 @@ export type AppOptions = {
 /** The REST API of ../shared/spec/rest-api.md. */
 export function createApp(options: AppOptions) {
   const { registry, log, maxBodyBytes, hub, metrics, events, nfvStatus = 'spec' } = options
-  const app = new Hono<{ Variables: RequestIdVariables }>({ router: new SplitRouter() })
-  // One middleware for what every request needs: its id, its log line, its metrics.
-  const requestIds = requestIdSource()
-  // Each request's line (a change's at info): pino's bytes without its per-key loop (src/log-line.ts).
-  const writeLine = lineWriter(log)
+  // hono's default router, SmartRouter, tries RegExpRouter first, which refuses a static segment
+  // beside a parameter at the same place: the REST spec's `/v1/primary/flow_rules/port_id/:port_id`
+  // beside `/v1/primary/flow_rules/:rule_id/port_id/:port_id`. At the first request SmartRouter
+  // catches that refusal and matches every route with TrieRouter from then on, which takes the
+  // pair (test/http/router.test.ts).
+  const app = new Hono<{ Variables: RequestIdVariables }>()
+  // Outermost: a 204's or 304's head is written once every other middleware has seen the answer.
+  app.use(bodilessHeads())
+  app.use(requestIds())
+  // Each request's line and metrics.
   app.use(async (c, next) => {
     const started = performance.now()
-    // Node's own request and response where there are (not in app.request): c.req.header() would
-    // build a whole fetch Request, and c.header() a Headers object, for every request.
-    const node = c.env as Partial<HttpBindings> | undefined
-    const given = node?.incoming
-      ? node.incoming.headers['x-request-id']
-      : c.req.header('x-request-id')
-    const id = requestIds(typeof given === 'string' ? given : undefined)
-    c.set('requestId', id)
-    c.set('maxBodyBytes', maxBodyBytes) // read by readJson
-    // Before the response exists: set afterwards, hono would rebuild it.
-    const outgoing: IdCarrier | undefined = node?.outgoing
-    if (outgoing?.[CARRIES_ID]) outgoing.requestId = id
-    else if (outgoing) outgoing.setHeader('X-Request-Id', id)
-    else c.header('X-Request-Id', id)
     await next()
     const { status } = c.res
     metrics.observeHttp(c.req.method, c.get('route') ?? routeOf(c), status)
     const told = c.get('told')
     const level = requestLevel(c.req.method, status, told !== undefined && told.length > 0)
-    if (log.isLevelEnabled(level)) {
-      const line: PlainFields = {
-        req: id,
-        method: c.req.method,
-        path: c.req.path,
-        status,
-        ms: Math.round(performance.now() - started),
-        who: describePrincipal(c.get('principal')),
-      }
-      if (told?.length) line.commands = told
-      writeLine(level, line, 'http request')
-    }
+    if (log.isLevelEnabled(level))
+      log[level](
+        {
+          req: c.get('requestId'),
+          method: c.req.method,
+          path: c.req.path,
+          status,
+          ms: Math.round(performance.now() - started),
+          who: describePrincipal(c.get('principal')),
+          ...(told?.length ? { commands: told } : {}),
+        },
+        'http request',
+      )
   })
   // The page, the docs and the API's description carry no data: a browser loads them without a token.
   const publicPaths = [...UI_PATHS, '/openapi.json']
@@ -99,6 +89,7 @@ export function createApp(options: AppOptions) {
         c.text('Method not allowed.', 405, { Allow: methods.join(',') }),
     }),
   )
+  app.use(bodyLimits({ maxBytes: maxBodyBytes }))
   // Every change is remembered, and journaled, before its answer goes out.
   const { remember } = options
   const memory = remember && new Memory(remember.store, registry, log)

@@ -1,58 +1,6 @@
-// What node's HTTP server answers below hono's reach: response heads, parser refusals, raw answers.
-import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders } from 'node:http'
+// What node's HTTP server answers below hono's reach: parser refusals, targets that are not paths.
 import type { Socket } from 'node:net'
 import { preview } from '../protocol/text.ts'
-
-/** Marks a response that writes its `requestId` into its head (one of `responseClass`'s). */
-export const CARRIES_ID = Symbol('carries X-Request-Id')
-
-/** A response of `responseClass`, or any other. */
-export type IdCarrier = ServerResponse & { requestId?: string; [CARRIES_ID]?: true }
-
-/**
- * The responses of one server, adjusted as their head is written. Each carries its request's id
- * (`requestId`, set by the app), added to the head here: set earlier with `setHeader`, it would
- * send node's `writeHead` down its slow path of one `setHeader` per header. A 204 (or 304) carries
- * no body, so no Content-Type or Content-Length either (@hono/node-server adds `text/plain` to every
- * response without one, and the length of a string body, and node sends both even for a 204).
- * While stopping, every answer closes its connection, so that keep-alive clients go as their last
- * request is answered.
- */
-export function responseClass(stopping: () => boolean) {
-  return class Response<R extends IncomingMessage = IncomingMessage> extends ServerResponse<R> {
-    /** The X-Request-Id of this response's head. */
-    declare requestId: string | undefined
-    declare readonly [CARRIES_ID]: true
-    static {
-      Object.defineProperty(this.prototype, CARRIES_ID, { value: true })
-    }
-
-    override writeHead(status: number, reason?: unknown, given?: unknown): this {
-      const named = typeof reason === 'string'
-      const raw = (named ? given : reason) as OutgoingHttpHeaders | unknown[] | undefined
-      let headers: OutgoingHttpHeaders | undefined
-      // Raw [name, value, ...] pairs (hono sends none) are set one by one, as node would.
-      if (Array.isArray(raw))
-        for (let i = 0; i < raw.length; i += 2) this.setHeader(String(raw[i]), raw[i + 1] as string)
-      else headers = raw
-      const bodiless = status === 204 || status === 304
-      const closing = stopping()
-      if (headers && (bodiless || closing))
-        for (const key of Object.keys(headers)) {
-          const name = key.toLowerCase()
-          if (
-            (bodiless && (name === 'content-type' || name === 'content-length')) ||
-            (closing && name === 'connection')
-          )
-            delete headers[key]
-        }
-      if (this.requestId !== undefined) (headers ??= {})['X-Request-Id'] = this.requestId
-      if (bodiless) this.removeHeader('content-type')
-      if (closing) this.setHeader('Connection', 'close')
-      return named ? super.writeHead(status, reason, headers) : super.writeHead(status, headers)
-    }
-  }
-}
 
 /** Why node's parser refused a request, as status and text (node's own answer is an empty 400). */
 export const PARSE_ERRORS: Record<string, [number, string]> = {

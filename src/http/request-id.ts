@@ -1,17 +1,33 @@
-// Request ids: the client's own X-Request-Id when it is safe to echo, else a cheap unique one.
+// Request ids: hono's request-id middleware, with ids a reader can follow through our logs.
+import type { MiddlewareHandler } from 'hono'
+import { requestId } from 'hono/request-id'
 
 /** The ids a client may choose: a short token we can put in a header and a log line as is. */
-const SAFE_ID = /^[\w.:-]{1,64}$/
+const SAFE_ID = /^[\w.:=-]{1,64}$/
 
-/**
- * Request ids: the client's X-Request-Id when it is a short, safe token (so a caller can follow its
- * own id through our logs), else a per-run prefix and a counter (cheaper than a UUID per request).
- */
-export function requestIdSource() {
+/** Ids of our own: a per-run prefix and a counter (shorter, and cheaper, than a UUID each). */
+export function idCounter(): () => string {
   const run = Math.floor(Math.random() * 36 ** 6)
     .toString(36)
     .padStart(6, '0')
   let count = 0
-  return (given: string | undefined) =>
-    given !== undefined && SAFE_ID.test(given) ? given : `${run}-${(++count).toString(36)}`
+  return () => `${run}-${(++count).toString(36)}`
+}
+
+/**
+ * hono's request-id middleware: each request's id in `c.get('requestId')` and the answer's
+ * X-Request-Id. The client's own X-Request-Id when it is a short, safe token (so that a caller
+ * can follow its id through our logs), else one of ours. hono takes a client's id of up to
+ * `limitLength` letters, digits, `_`, `-` and `=`, and asks the generator for any other; the
+ * generator also takes one with `.` or `:` (an apply's and a restore's steps send `ID.N`).
+ */
+export function requestIds(): MiddlewareHandler {
+  const ours = idCounter()
+  return requestId({
+    limitLength: 64,
+    generator: (c) => {
+      const given = c.req.header('X-Request-Id')
+      return given !== undefined && SAFE_ID.test(given) ? given : ours()
+    },
+  })
 }

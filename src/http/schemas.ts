@@ -107,30 +107,26 @@ export const ClassifierBody = v.variant(
   'expected mac or vlan',
 )
 
+const PrimaryPorts = v.object({
+  action: addDel,
+  port: portId('primaryPort'),
+  rx: v.optional(portId('ring')),
+  tx: v.optional(portId('ring')),
+})
+type PrimaryPorts = v.InferOutput<typeof PrimaryPorts>
+const addsPipe = (b: PrimaryPorts) => b.action === 'add' && b.port.startsWith('pipe:')
+/** A check of a pipe's ring (`rx` or `tx`), reported as that key's: a 400 names it. */
+const ring = (key: 'rx' | 'tx', ok: (b: PrimaryPorts) => boolean, message: string) =>
+  v.forward<PrimaryPorts, v.CheckIssue<PrimaryPorts>, [typeof key]>(v.check(ok, message), [key])
+const needed = 'adding a pipe needs its rx and tx rings'
+const unwanted = 'only adding a pipe takes rx and tx'
 /** PUT /v1/primary/ports: a pipe is added with its rx and tx rings, and deleted by its id alone. */
 export const PrimaryPortsBody = v.pipe(
-  v.object({
-    action: addDel,
-    port: portId('primaryPort'),
-    rx: v.optional(portId('ring')),
-    tx: v.optional(portId('ring')),
-  }),
-  v.forward(
-    v.check(
-      (b) => !(b.action === 'add' && b.port.startsWith('pipe:')) || (!!b.rx && !!b.tx),
-      'expected ring:N: adding a pipe needs its rx and tx rings',
-    ),
-    ['rx'],
-  ),
-  v.forward(
-    v.check(
-      (b) =>
-        (b.rx === undefined && b.tx === undefined) ||
-        (b.action === 'add' && b.port.startsWith('pipe:')),
-      'only adding a pipe takes rx and tx',
-    ),
-    ['rx'],
-  ),
+  PrimaryPorts,
+  ring('rx', (b) => !addsPipe(b) || b.rx !== undefined, needed),
+  ring('tx', (b) => !addsPipe(b) || b.tx !== undefined, needed),
+  ring('rx', (b) => b.rx === undefined || addsPipe(b), unwanted),
+  ring('tx', (b) => b.tx === undefined || addsPipe(b), unwanted),
 )
 /** PUT /v1/primary/patches: any port, physical ones with an optional queue. */
 export const PrimaryPatchBody = v.object({

@@ -16,8 +16,8 @@ import type { Metrics } from '../observe/metrics.ts'
 import { preview } from '../protocol/text.ts'
 import { listenOnPath } from './api-socket.ts'
 import type { ConnectionGuard } from './connection-guard.ts'
-import { answerRaw, PARSE_ERRORS, responseClass, routable, targetRefusal } from './node-answers.ts'
-import { requestIdSource } from './request-id.ts'
+import { answerRaw, PARSE_ERRORS, routable, targetRefusal } from './node-answers.ts'
+import { idCounter } from './request-id.ts'
 
 export type HttpServerOptions = {
   fetch: (request: Request, env: unknown) => Response | Promise<Response>
@@ -38,10 +38,10 @@ export const KEEP_ALIVE_MS = 5000
 export async function startHttpServer(options: HttpServerOptions) {
   const { log, metrics } = options
   let stopping = false
-  const requestIds = requestIdSource()
+  const newId = idCounter()
   /** Logs and counts an answer the app never saw, as the app does its own (`http request`). */
   const refused = (method: string, target: string, status: number, code?: string) => {
-    const req = requestIds(undefined)
+    const req = newId()
     metrics.observeHttp(method, 'unmatched', status)
     log[status >= 500 && status !== 501 ? 'warn' : 'info'](
       {
@@ -55,14 +55,28 @@ export async function startHttpServer(options: HttpServerOptions) {
     )
     return req
   }
+  // While stopping, every answer closes its connection, so that keep-alive clients go as their
+  // last request is answered: a Connection header set on node's response before its head is
+  // written goes out with the head the app writes. The answers under way when the stop begins
+  // are told then; those asked for later, as they begin.
+  const answering = new Set<ServerResponse>()
+  const closing = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close')
+  }
   // A response whose head went out before the stop (an event stream) said keep-alive: its
   // connection is closed as soon as it is done.
-  const afterResponse = () => stopping && server.closeIdleConnections()
+  function answered(this: ServerResponse) {
+    answering.delete(this)
+    if (stopping) server.closeIdleConnections()
+  }
   // @hono/node-server cannot build a URL from `*` or `host:port`: it would answer an empty 400.
   const onlyPaths =
     (listener: RequestListener): RequestListener =>
     (req, res) => {
-      res.on('finish', afterResponse) // here, not in a second 'request' listener of its own
+      // Tracked here, not in a second 'request' listener of its own.
+      if (stopping) closing(res)
+      answering.add(res)
+      res.on('close', answered)
       if (routable(req.url)) return listener(req, res)
       const [status, text] = targetRefusal(req.method, req.url ?? '')
       const id = refused(req.method ?? '', req.url ?? '', status)
@@ -88,7 +102,6 @@ export async function startHttpServer(options: HttpServerOptions) {
       requestTimeout: options.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs),
       keepAliveTimeout: KEEP_ALIVE_MS,
-      ServerResponse: responseClass(() => stopping),
     },
   }) as Server
   const onClientError = (err: NodeJS.ErrnoException & { reason?: string }, socket: Socket) => {
@@ -141,6 +154,7 @@ export async function startHttpServer(options: HttpServerOptions) {
     /** Answers with `Connection: close` from now on, closing connections as they become idle. */
     stop(): Promise<void> {
       stopping = true
+      for (const res of answering) closing(res)
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeIdleConnections()
       return closed

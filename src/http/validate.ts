@@ -1,6 +1,6 @@
 // Request bodies and path segments checked against valibot schemas: a 400 naming the field.
-import type { HttpBindings } from '@hono/node-server'
-import type { Context } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import * as v from 'valibot'
 import { ControllerError } from '../errors.ts'
 import { isRecord, preview } from '../protocol/text.ts'
@@ -20,11 +20,19 @@ export function describeValue(value: unknown): string {
   return typeof value
 }
 
-/** The first problem of a failed parse, naming the field as SPP's controller did: `key(port) required.` */
+/**
+ * The first problem of a failed parse, naming the field as SPP's controller did: `key(port)
+ * required.` A check of the whole body forwarded to a field (a pipe's `tx`) is about that field's
+ * value, missing or not, and says why it is needed.
+ */
 function describe(issue: v.BaseIssue<unknown>, field?: string): string {
   const key = [field, v.getDotPath(issue)].filter(Boolean).join('.')
-  if (issue.input === undefined) return `key(${key}) required.`
-  return `invalid key(${key}): ${describeValue(issue.input)} (${issue.message})`
+  const at = issue.path?.at(-1)
+  const forwarded = at !== undefined && issue.input === at.input // a check of the object, not of the key
+  const input = forwarded ? at.value : issue.input
+  if (input === undefined)
+    return forwarded ? `key(${key}) required: ${issue.message}.` : `key(${key}) required.`
+  return `invalid key(${key}): ${describeValue(input)} (${issue.message})`
 }
 
 /** Checks a value (e.g. a path segment, named `field` in errors) against a schema, or throws a 400. */
@@ -40,8 +48,6 @@ export function check<S extends v.GenericSchema>(
 
 declare module 'hono' {
   interface ContextVariableMap {
-    /** Larger request bodies are refused with 413 (set once per request by the app). */
-    maxBodyBytes: number
     /** The request's body as read (readRecord), for the journal. */
     requestBody?: Record<string, unknown>
   }
@@ -50,61 +56,41 @@ declare module 'hono' {
 const tooLarge = (max: number) =>
   new ControllerError('BODY_TOO_LARGE', `request body exceeds ${max} bytes`)
 
-/**
- * The body as text, refused with 413 once it passes the limit: at once when its declared length
- * is over it, or as soon as the bytes read pass it. Read from node's request stream when serving
- * over a socket: building a web Request and ReadableStream for a 50-byte body cost a quarter of
- * the CPU of a PUT (measured).
- */
-async function readText(c: Context): Promise<string> {
-  const max = c.get('maxBodyBytes')
-  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming
-  // node's own header, not c.req.header(): that would build a whole web Request per request
-  const declared = incoming ? incoming.headers['content-length'] : c.req.header('content-length')
-  if (Number(declared) > max) throw tooLarge(max)
-  if (!incoming) {
-    const text = await c.req.text()
-    if (Buffer.byteLength(text) > max) throw tooLarge(max)
-    return text
-  }
-  // With a declared length within the limit, node's parser keeps the body to it: no count needed.
-  if (declared !== undefined) return readDeclared(incoming)
-  const chunks: Buffer[] = []
-  let size = 0
-  try {
-    for await (const chunk of incoming as AsyncIterable<Buffer>) {
-      size += chunk.length
-      if (size > max) throw tooLarge(max)
-      chunks.push(chunk)
-    }
-  } catch (error) {
-    if (error instanceof ControllerError) throw error
-    throw clientGone()
-  }
-  return Buffer.concat(chunks).toString('utf8')
-}
-
-// The stream fails or closes early only when the client closed its connection before its body ended.
+// Reading a body fails only when its client closed the connection before the body's end.
 const clientGone = () =>
   new ControllerError('CLIENT_GONE', 'client closed the connection while sending its body')
 
-/** A body of declared length as text; listeners, not an async iterator, which cost more (measured). */
-function readDeclared(incoming: HttpBindings['incoming']): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    const stop = () =>
-      incoming.off('data', data).off('end', end).off('error', gone).off('close', gone)
-    const data = (chunk: Buffer) => chunks.push(chunk)
-    const end = () => {
-      stop()
-      resolve(Buffer.concat(chunks).toString('utf8'))
-    }
-    const gone = () => {
-      stop()
-      reject(clientGone())
-    }
-    incoming.on('data', data).on('end', end).on('error', gone).on('close', gone)
+/**
+ * hono's body-limit middleware: a body over `maxBytes` is refused with 413 before any handler
+ * reads it, at once when its declared length is over, else as soon as the bytes read pass it.
+ * GET and HEAD carry no body: they skip it (it would build a whole fetch Request to see so). A
+ * client that leaves while it is read is a 499, as in a handler (readText).
+ */
+export function bodyLimits({ maxBytes }: { maxBytes: number }): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw tooLarge(maxBytes)
+    },
   })
+  return async function bodyLimits(c, next) {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    try {
+      // Errors of the handlers after it are answered there (hono's onError), never thrown here.
+      await limit(c, next)
+    } catch (error) {
+      throw error instanceof ControllerError ? error : clientGone()
+    }
+  }
+}
+
+/** The body as text (its size already checked by `bodyLimits`). */
+async function readText(c: Context): Promise<string> {
+  try {
+    return await c.req.text()
+  } catch {
+    throw clientGone()
+  }
 }
 
 /** The request body as JSON whatever its Content-Type says, checked against a schema. */

@@ -43,7 +43,7 @@ export const NfvInfo = v.object({
 export type NfvInfo = v.InferOutput<typeof NfvInfo>
 
 const Vlan = v.object({ operation: v.string(), id: Int, pcp: Int })
-/** A port of a component; a vf reports its vlan setting, an 18.11 mirror does not. */
+/** A port of a component, with its vlan setting as the vf or mirror reports it. */
 export const PortObject = v.object({ port: v.string(), vlan: v.optional(Vlan) })
 export type PortObject = v.InferOutput<typeof PortObject>
 /** A component, or an unused core (`core` and `type: "unuse"` only), in a vf or mirror status. */

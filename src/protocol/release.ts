@@ -10,6 +10,18 @@ import type { ProcessKind } from './bodies.ts'
 export const RELEASES = ['18.11', '18.08.2', '18.08.3', '18.08.4', '19.08', '19.11'] as const
 export type Release = (typeof RELEASES)[number]
 const rank = (release: Release) => RELEASES.indexOf(release)
+/**
+ * When each came out, from SPP's history (its version commits; `18.11` is d5c6c97's date): the
+ * 405 texts say it, since 18.08.2 came after 18.11 although its number looks older.
+ */
+export const RELEASED: Record<Release, string> = {
+  '18.11': 'November 2018',
+  '18.08.2': 'March 2019',
+  '18.08.3': 'July 2019',
+  '18.08.4': 'October 2019',
+  '19.08': 'November 2019',
+  '19.11': 'April 2020',
+}
 /** The later of two releases. */
 export const later = (a: Release, b: Release): Release => (rank(a) >= rank(b) ? a : b)
 
@@ -18,8 +30,12 @@ export const CAPABILITIES = {
   /** A vf or mirror answers `exit` before it closes (§6.4). */
   exitReply: '18.08.2',
   /** The primary's launch, ports, forwarder and patches: launch came first, and a primary's
-   * status cannot tell 18.08.2 from 18.08.4 (§9.2), so they are offered together. */
+   * status cannot tell 18.08.2 from 18.08.4 (§9.2), so they are offered together (the 405 text
+   * names the release that brought each: ports 18.08.4, forwarder and patches 19.08). */
   primaryRoutes: '18.08.2',
+  /** A primary's status lists its lcores, which GET /v1/cpu_usage reports (18.08.3 on in SPP's
+   * controller; the primary's lcores from 18.08.2). */
+  lcoreUsage: '18.08.2',
   /** A secondary's status shows `master-lcore`, and its errors say `Invalid value (…)` (§6.3). */
   masterLcore: '18.08.3',
   /** A vf's classifier component is called `classifier`, no longer `classifier_mac` (§6.2). */
@@ -138,8 +154,11 @@ const WHO = { primary: 'the primary', nfv: 'nfv', vf: 'vf', mirror: 'mirror', pc
 export type Caps = Readonly<Learnt> & {
   readonly settled: boolean
   has(cap: Capability): boolean
-  /** 405, nothing sent, unless the process's release has `cap`; `what` names the route. */
-  require(cap: Capability, what: string): void
+  /**
+   * 405, nothing sent, unless the process's release has `cap`; `what` names the route, `since`
+   * the release that brought it when that is not the capability's own.
+   */
+  require(cap: Capability, what: string, since?: Release): void
   /** The word this vf takes for a component type (one vocabulary for clients, §9.4). */
   word(type: string): string
 }
@@ -151,13 +170,13 @@ export function capsOf(learnt: Learnt, clientId?: number): Caps {
     ...learnt,
     settled: settled(learnt),
     has,
-    require(cap, what) {
+    require(cap, what, since = CAPABILITIES[cap]) {
       if (has(cap)) return
-      const need = CAPABILITIES[cap]
       const who = clientId === undefined ? WHO[learnt.kind] : `${WHO[learnt.kind]} ${clientId}`
+      const release = `SPP ${learnt.release} of ${RELEASED[learnt.release]}`
       throw new ControllerError(
         'NOT_IN_RELEASE',
-        `${what} is not supported by the release of ${who} (SPP ${learnt.release}); it needs SPP ${need}`,
+        `${what} is not supported by the release of ${who} (${release}); it needs SPP ${since} of ${RELEASED[since]} or later`,
       )
     },
     // §9.4: an 18.08.3 vf running no classifier is the one blind spot; later releases are likelier.

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util'
 import { FAULT_HELP, parseFault } from './faults.ts'
 import type { Faults } from './faults.ts'
+import { parseLcoresFlag } from './lcore-list.ts'
 import type { SimSpec } from './start-sims.ts'
 import { startSims } from './start-sims.ts'
 
@@ -28,7 +29,22 @@ Options:
       --fault FAULT      misbehave (repeatable):
 ${FAULT_HELP}
   -h, --help             show this text
-Processes reconnect when the controller closes their connection. Ctrl-C stops them.
+
+What differs between hosts:
+  -n, --rings N          the primary's rings, ring:0 to ring:N-1 (its -n; default 4)
+      --phy-ports N      physical ports, phy:0 to phy:N-1 (default 2)
+      --lcores KIND=LIST the lcores of every process of a kind, or of one (KIND:ID=LIST), as
+                         EAL's -l takes them, the main lcore first (repeatable). Defaults:
+                         primary=0,1 (a primary of one lcore runs no forwarder), nfv=1,2,
+                         vf=1-5 and mirror=1-5 (components on 2-5), pcap=1-3
+      --no-rte-flow      phy ports whose driver has no rte_flow (2020: flow rules fail)
+      --shared-ports     devices numbered across processes, as with DPDK 22.11: a 2020
+                         primary's forwarder keeps a port it deletes, and no vf or mirror
+                         can create a ring the primary holds
+      --respawn          a process that exits (exit, a DELETE, a crash) starts again afresh;
+                         without it, it stays gone, as SPP's processes do
+
+Processes reconnect when the controller closes their connection, as SPP's do. Ctrl-C stops them.
 `
 
 const fail = (message: string): never => {
@@ -54,6 +70,12 @@ const { values } = (() => {
         pcap: { type: 'string', multiple: true, default: [] },
         era: { type: 'string', default: '18.11' },
         'poll-ms': { type: 'string' },
+        rings: { type: 'string', short: 'n', default: '4' },
+        'phy-ports': { type: 'string', default: '2' },
+        lcores: { type: 'string', multiple: true, default: [] },
+        'no-rte-flow': { type: 'boolean' },
+        'shared-ports': { type: 'boolean' },
+        respawn: { type: 'boolean' },
         fault: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h' },
       },
@@ -65,6 +87,18 @@ const { values } = (() => {
 if (values.help) {
   process.stdout.write(HELP)
   process.exit(0)
+}
+
+const lcores = new Map<string, number[]>()
+for (const text of values.lcores) {
+  const parsed = parseLcoresFlag(text)
+  if (typeof parsed === 'string') fail(parsed)
+  else lcores.set(parsed.target, parsed.lcores)
+}
+/** A process's lcores: its own `--lcores`, its kind's, or the default. */
+const withLcores = (spec: SimSpec): SimSpec => {
+  const own = lcores.get(`${spec.kind}:${spec.clientId}`) ?? lcores.get(spec.kind)
+  return own ? { ...spec, lcores: own } : spec
 }
 
 const specs: SimSpec[] = [
@@ -80,6 +114,11 @@ const specs: SimSpec[] = [
     clientId: number(id, '--pcap', -128, 127),
   })),
 ]
+for (const target of lcores.keys()) {
+  const [kind = '', id] = target.split(':')
+  if (!specs.some((spec) => spec.kind === kind && (id === undefined || spec.clientId === +id)))
+    fail(`--lcores ${target}: no such process is started`)
+}
 if (specs.length === 0)
   fail('name at least one process (--primary, --nfv ID, --vf ID, --mirror ID, --pcap ID)')
 const era =
@@ -93,8 +132,13 @@ for (const text of values.fault) {
   Object.assign(faults, parsed)
 }
 
-const sims = await startSims(specs, {
+const sims = await startSims(specs.map(withLcores), {
   host: values.host,
+  rings: number(values.rings, '--rings', 1, 1024),
+  phyQueues: Array.from({ length: number(values['phy-ports'], '--phy-ports', 0, 32) }, () => 1),
+  flowSupport: !values['no-rte-flow'],
+  sharedPorts: values['shared-ports'] ?? false,
+  respawn: values.respawn ?? false,
   primaryPort: number(values['pri-port'], '--pri-port', 1, 65535),
   secondaryPort: number(values['sec-port'], '--sec-port', 1, 65535),
   era,
@@ -110,6 +154,7 @@ for (const sim of sims) {
     process.stderr.write(`spp-sim: ${sim.label} <- ${JSON.stringify(line)}\n`),
   )
   sim.on('disconnected', () => process.stderr.write(`spp-sim: ${sim.label} disconnected\n`))
+  sim.on('exited', () => process.stderr.write(`spp-sim: ${sim.label} exited for good\n`))
 }
 process.on('SIGINT', () => {
   for (const sim of sims) sim.stop()

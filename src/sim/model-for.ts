@@ -1,8 +1,9 @@
-// Which model plays a simulated process: its kind and its SPP era.
+// Which model plays a simulated process: its kind, its SPP era, and how it was started.
 import type { ProcessKind } from '../protocol/command.ts'
 import { Nfv2020Model } from './era2020/nfv.ts'
 import { PcapModel } from './era2020/pcap.ts'
 import { Primary2020Model } from './era2020/primary.ts'
+import { Machine } from './machine.ts'
 import { NfvModel } from './nfv-model.ts'
 import { PrimaryModel } from './primary-model.ts'
 import { VfModel } from './vf-model.ts'
@@ -17,19 +18,58 @@ export type SimEra = '18.11' | '2020'
 /** Kinds whose replies are unpadded spaced JSON read from a polled socket. */
 export const isJsonKind = (kind: SimKind) => kind === 'vf' || kind === 'mirror' || kind === 'pcap'
 
+/** What differs between hosts and between the ways a process was started. */
+export type ModelOptions = {
+  era?: SimEra
+  clientId?: number
+  /** Queues of each physical port (rx = tx); its length is the number of phy ports (default 2). */
+  phyQueues?: number[]
+  /** The machine the process runs on, shared with the others started with it. */
+  machine?: Machine
+  /** Without a machine: the primary's rings (its `-n`), which every process sees (default 4). */
+  rings?: number
+  /** EAL lcores, the main one first: a primary's second runs its forwarder (2020), a vf's or
+   * mirror's others run components. */
+  lcores?: number[]
+  /** vf, mirror: worker lcores alone (the main lcore is then 1); `lcores` takes precedence. */
+  cores?: number[]
+  /** Whether the phy ports take rte_flow rules (2020 primary; default true). */
+  flowSupport?: boolean
+}
+
+/** The lcores each kind runs on unless told: a primary on 0,1, the others on 1 and up. */
+export const DEFAULT_LCORES: Record<SimKind, number[]> = {
+  primary: [0, 1],
+  nfv: [1, 2],
+  vf: [1, 2, 3, 4, 5],
+  mirror: [1, 2, 3, 4, 5],
+  pcap: [1, 2, 3],
+}
+
 /** The model for one process; spp_pcap did not exist in 18.11, so it always plays 2020. */
-export function modelFor(
-  kind: SimKind,
-  options: { era?: SimEra; clientId?: number; phyQueues?: number[]; cores?: number[] },
-): SimModel {
-  const { era = '18.11', clientId, phyQueues, cores } = options
-  if (kind === 'pcap') return new PcapModel({ clientId })
+export function modelFor(kind: SimKind, options: ModelOptions): SimModel {
+  const { era = '18.11', clientId, phyQueues = [1, 1], flowSupport } = options
+  const machine = options.machine ?? new Machine({ rings: options.rings })
+  const { rings, canCreate } = machine
+  const lcores = options.lcores ?? (options.cores ? [1, ...options.cores] : DEFAULT_LCORES[kind])
+  const [main = 0, ...workers] = lcores
+  const cores = { mainCore: main, cores: workers }
+  if (kind === 'pcap') return new PcapModel({ clientId, masterLcore: main, cores: workers })
+  const phyPorts = phyQueues.length
   if (era === '2020') {
-    if (kind === 'primary') return new Primary2020Model({ phyQueues })
-    if (kind === 'nfv') return new Nfv2020Model({ clientId, phyQueues })
-    return new VfModel({ kind, clientId, phyQueues, cores, rules: RULES_2020 })
+    if (kind === 'primary') {
+      const keepsDeleted = machine.sharedPorts
+      const primary = new Primary2020Model({ phyQueues, rings, lcores, flowSupport, keepsDeleted })
+      machine.primary = primary
+      return primary
+    }
+    if (kind === 'nfv')
+      return new Nfv2020Model({ clientId, phyQueues, rings, masterLcore: main, lcores })
+    const rules = RULES_2020
+    return new VfModel({ kind, clientId, phyQueues, rings, canCreate, ...cores, rules })
   }
-  if (kind === 'primary') return new PrimaryModel()
-  if (kind === 'nfv') return new NfvModel({ clientId })
-  return new VfModel({ kind, clientId, cores, rules: RULES_18_11 })
+  if (kind === 'primary') return new PrimaryModel({ phyPorts, rings })
+  if (kind === 'nfv') return new NfvModel({ clientId, phyPorts, rings })
+  const rules = RULES_18_11
+  return new VfModel({ kind, clientId, phyPorts, rings, canCreate, ...cores, rules })
 }

@@ -11,7 +11,8 @@ export class NfvModel implements SimModel {
   readonly clientId: number
   /** DPDK port slots in number order; a deleted slot is reused by the next `add`. */
   readonly slots: (string | undefined)[]
-  readonly patches = new Map<string, string>()
+  /** Patches by slot: the source's to the destination's (which may be gone since: `udf`). */
+  readonly patches = new Map<number, number>()
   running = false
   readonly #rings: number
 
@@ -49,9 +50,10 @@ export class NfvModel implements SimModel {
         if (first) this.#del(first)
         return echo()
       case 'patch':
-        if (first === 'reset') this.patches.clear()
+        if (first?.startsWith('reset'))
+          this.patches.clear() // five characters are compared
         else if (first && second && this.slots.includes(first) && this.slots.includes(second))
-          this.patches.set(first, second)
+          this.patches.set(this.slots.indexOf(first), this.slots.indexOf(second))
         return echo()
       case 'exit':
         return { ...echo(), exit: true }
@@ -62,9 +64,9 @@ export class NfvModel implements SimModel {
 
   #status() {
     const ports = this.slots.filter((port) => port !== undefined)
-    const patches = ports.flatMap((src) =>
-      this.patches.has(src) ? [{ src, dst: this.patches.get(src)! }] : [],
-    )
+    const patches = [...this.patches]
+      .sort(([a], [b]) => a - b)
+      .map(([src, dst]) => ({ src: this.slots[src]!, dst: this.slots[dst] ?? 'udf' }))
     return {
       'client-id': this.clientId,
       status: this.running ? 'running' : 'idling',
@@ -88,8 +90,11 @@ export class NfvModel implements SimModel {
     const slot = this.slots.indexOf(port)
     if (slot === -1) return
     this.slots[slot] = undefined
-    this.patches.delete(port)
-    const pointing = this.slots.find((src) => src !== undefined && this.patches.get(src) === port)
-    if (pointing) this.patches.delete(pointing) // only the first, as the real process does
+    this.patches.delete(slot)
+    // Only the first patch to it goes; another one stays, to a slot now empty (`udf`).
+    const pointing = [...this.patches.keys()]
+      .sort((a, b) => a - b)
+      .find((src) => this.patches.get(src) === slot)
+    if (pointing !== undefined) this.patches.delete(pointing)
   }
 }

@@ -1,25 +1,22 @@
 // One simulated SPP process on a TCP connection: faults, held replies, reconnects.
 import { EventEmitter, once } from 'node:events'
 import { connect, type Socket } from 'node:net'
-import { isJsonKind, modelFor, type SimEra, type SimKind } from './model-for.ts'
+import { isJsonKind, modelFor, type ModelOptions, type SimKind } from './model-for.ts'
 import { pad, type Faults } from './faults.ts'
 import type { Launch, SimModel } from './wire.ts'
+import { writeEndless, writeInPieces } from './writes.ts'
 
-export type SimOptions = {
+/** A process: its kind, how it was started (the era it plays: 18.11 unless told), where it connects. */
+export type SimOptions = ModelOptions & {
   kind: SimKind
-  /** The SPP release to play (default 18.11); a pcap is always 2020. */
-  era?: SimEra
-  clientId?: number
-  /** 2020 only: queues of each physical port (default two ports of one queue). */
-  phyQueues?: number[]
-  /** vf, mirror: worker cores (default 2-5). */
-  cores?: number[]
   host?: string
   port: number
   /** vf, mirror and pcap read their socket once per poll (1000 ms in SPP 18.11); 0 answers at once. */
   pollMs?: number
   /** Connect again after the controller closes the connection, as the real processes do. */
   reconnect?: boolean
+  /** Start again, afresh, after an `exit` (or a crash): a supervisor SPP does not have. */
+  respawn?: boolean
   faults?: Faults
 }
 
@@ -28,24 +25,33 @@ type SimEvents = {
   connected: []
   disconnected: []
   crashed: [reason: string]
+  /** A command was read and its answer decided: the reply, or undefined when there is none. */
+  answered: [line: string, reply: Buffer | undefined]
+  /** The process ended (`exit`, a crash) and does not come back. */
+  exited: []
   launched: [process: SimProcess]
 }
 
 /** One simulated SPP process connected to a controller over TCP. */
 export class SimProcess extends EventEmitter<SimEvents> {
   readonly options: SimOptions
-  readonly model: SimModel
+  /** What the process holds; a respawned process starts from a new one. */
+  model: SimModel
   /** Every command line received, handshake included, in order. */
   readonly received: string[] = []
-  /** Why the process died on a command (a 2020 hazard); a crashed process never reconnects. */
+  /** Why the process died on a command (a 2020 hazard). */
   readonly crashes: string[] = []
   /** Secondaries this primary started with `launch` (2020); stopped with it. */
   readonly launched: SimProcess[] = []
+  /** Whether the process ended (`exit`, a crash) for good: SPP's processes do not come back. */
+  exited = false
   faults: Faults
   #socket: Socket | undefined
   #stopped = false
   #count = 0
   #hung = false
+  /** The process has ended (`exit` or a crash) and closes once its last reply is out. */
+  #ending = false
   #timers = new Set<NodeJS.Timeout>()
   #held: (() => void)[] | undefined
 
@@ -86,13 +92,29 @@ export class SimProcess extends EventEmitter<SimEvents> {
     socket.on('connect', () => (connected = true))
     socket.on('close', () => {
       this.emit('disconnected')
+      if (this.#stopped) return
+      if (this.#ending) return this.#end()
       // Like spp_nfv: reconnect at once after the controller hung up, retry every second if refused.
-      if (this.options.reconnect && !this.#stopped && this.crashes.length === 0)
+      if (this.options.reconnect)
         this.#later(() => void this.start().catch(() => {}), connected ? 0 : 1000)
     })
     this.#read(socket)
     await once(socket, 'connect')
     this.emit('connected')
+  }
+
+  /** After an exit: gone, unless respawning, which starts a new process with nothing set up. */
+  #end() {
+    this.#ending = false
+    if (!this.options.respawn) {
+      const { machine } = this.options
+      if (this.options.kind === 'primary' && machine) machine.primary = undefined
+      this.exited = true
+      this.emit('exited')
+      return
+    }
+    this.model = modelFor(this.options.kind, this.options)
+    this.#later(() => void this.start().catch(() => {}), 0)
   }
 
   stop() {
@@ -131,6 +153,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
     if (n === f.closeAt) return void socket.destroy()
     if (n === f.silentAt) return
     const answer = this.model.handle(line)
+    if (answer.exit) this.#ending = true
     if (answer.launch) this.#launch(answer.launch)
     if (answer.crash) {
       this.crashes.push(answer.crash)
@@ -138,15 +161,17 @@ export class SimProcess extends EventEmitter<SimEvents> {
     }
     if (answer.hang) {
       this.#hung = true
+      this.emit('answered', line, undefined)
       return
     }
     let reply = answer.reply
     if (n === f.garbageAt) reply = Buffer.from('\xff\xfegarbage}}{', 'latin1')
     if (reply && f.padStatusBytes && this.model.isStatus(line)) reply = pad(reply, f.padStatusBytes)
+    this.emit('answered', line, reply)
     const delay = (n === f.late?.at ? f.late.ms : 0) + (f.delayMs ?? 0)
     const send = () => {
-      if (n === f.endlessAt) return this.#endless(socket)
-      if (reply) this.#write(socket, reply, f.splitWrites ?? 1)
+      if (n === f.endlessAt) return writeEndless(socket, isJsonKind(this.options.kind))
+      if (reply) writeInPieces(socket, reply, f.splitWrites ?? 1)
       if (answer.exit) socket.end()
     }
     if (this.#held) this.#held.push(send)
@@ -156,29 +181,12 @@ export class SimProcess extends EventEmitter<SimEvents> {
 
   /** Starts a launched secondary of the same era, as sec_launcher.py would run the program. */
   #launch({ kind, clientId, host, port }: Launch) {
-    const { era, pollMs, reconnect } = this.options
-    const child = new SimProcess({ kind, clientId, host, port, era, pollMs, reconnect })
+    const { era, pollMs, reconnect, machine, phyQueues } = this.options
+    const options = { era, pollMs, reconnect, machine, phyQueues }
+    const child = new SimProcess({ kind, clientId, host, port, ...options })
     this.launched.push(child)
     this.emit('launched', child)
     child.start().catch(() => {}) // a controller that is not there: the real program exits too
-  }
-
-  #write(socket: Socket, reply: Buffer, pieces: number) {
-    const size = Math.max(1, Math.ceil(reply.length / pieces))
-    for (let at = 0; at < reply.length; at += size) socket.write(reply.subarray(at, at + size))
-  }
-
-  /** Starts a reply and never finishes it: an object that stays open, written as fast as it drains. */
-  #endless(socket: Socket) {
-    const json = isJsonKind(this.options.kind)
-    const opener = json ? '{ "results": [ ' : ''
-    const filler = Buffer.alloc(64 * 1024, json ? ' ' : '\0')
-    socket.write(opener)
-    const pump = () => {
-      while (!socket.destroyed && socket.write(filler));
-    }
-    socket.on('drain', pump)
-    pump()
   }
 
   #later(run: () => void, ms: number) {

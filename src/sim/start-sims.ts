@@ -1,6 +1,7 @@
 // Starts several simulated processes against one controller.
 import type { SimEra, SimKind } from './model-for.ts'
 import type { Faults } from './faults.ts'
+import { Machine } from './machine.ts'
 import { SimProcess } from './sim-process.ts'
 
 /** One process to start; `era` overrides the target's. */
@@ -9,7 +10,9 @@ export type SimSpec = {
   clientId?: number
   era?: SimEra
   phyQueues?: number[]
-  /** vf, mirror: worker cores (default 2-5). */
+  /** EAL lcores, the main one first (defaults: model-for.ts's DEFAULT_LCORES). */
+  lcores?: number[]
+  /** vf, mirror: worker cores alone (default 2-5); `lcores` takes precedence. */
   cores?: number[]
 }
 export type SimTarget = {
@@ -18,26 +21,35 @@ export type SimTarget = {
   era?: SimEra
   primaryPort: number
   secondaryPort: number
+  /** The host's: the primary's rings (`-n`, default 4), its phy ports' queues (default [1, 1]). */
+  rings?: number
+  phyQueues?: number[]
+  /** Whether the phy ports take rte_flow rules (default true; net_null ports do not). */
+  flowSupport?: boolean
+  /** Devices numbered across processes, as DPDK 22.11 does (see machine.ts; default false). */
+  sharedPorts?: boolean
+  /** The machine to start them on (one made of `rings` and `sharedPorts` unless given). */
+  machine?: Machine
   pollMs?: number
   reconnect?: boolean
+  /** Processes that exit start again (default: they stay gone, as SPP's do). */
+  respawn?: boolean
   faults?: Faults
 }
 
 /** Starts simulated processes against a controller; resolves once each has connected. */
 export async function startSims(specs: SimSpec[], target: SimTarget): Promise<SimProcess[]> {
+  const { primaryPort, secondaryPort, era, phyQueues, rings, sharedPorts, ...host } = target
+  const machine = host.machine ?? new Machine({ rings, sharedPorts })
   const sims = specs.map(
-    ({ kind, clientId, era, phyQueues, cores }) =>
+    (spec) =>
       new SimProcess({
-        kind,
-        era: era ?? target.era,
-        clientId,
-        phyQueues,
-        cores,
-        host: target.host,
-        port: kind === 'primary' ? target.primaryPort : target.secondaryPort,
-        pollMs: target.pollMs,
-        reconnect: target.reconnect,
-        faults: target.faults,
+        ...host,
+        ...spec,
+        era: spec.era ?? era,
+        phyQueues: spec.phyQueues ?? phyQueues,
+        machine,
+        port: spec.kind === 'primary' ? primaryPort : secondaryPort,
       }),
   )
   try {

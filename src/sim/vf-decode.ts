@@ -1,6 +1,6 @@
 // The vf and mirror decoders, token by token, with the real processes' rules and messages.
 import { RULES_18_11, type VfRules } from './vf-rules.ts'
-import type { Vlan, VfState } from './vf-state.ts'
+import { deviceOf, type Vlan, type VfState } from './vf-state.ts'
 import { parseCNumber } from './wire.ts'
 import { parseMac, parsePort, reject, UNTAGGED, type Dir } from './vf-tokens.ts'
 
@@ -13,30 +13,42 @@ export type Outcome = 'done' | 'hang'
 export function component(state: VfState, tokens: string[], rules = RULES_18_11): Outcome {
   if (tokens.length < 3 || tokens.length > 5) reject('bad message format')
   const [, action, name = ''] = tokens
-  const { components } = state
+  const { components, lcores } = state
   if (action !== 'start' && action !== 'stop') return reject('bad value(action)')
   if (action === 'stop') {
     state.execute(() => {
-      const index = components.findIndex((c) => c.name === name)
-      if (index !== -1) components.splice(index, 1) // stopping an unknown name succeeds
+      const c = state.byName(name)
+      if (!c) return // stopping an unknown name succeeds
+      components[c.id] = undefined
+      const lcore = lcores.get(c.core)!
+      lcore.pending = lcore.pending.filter((id) => id !== c.id)
+      if (lcore.pending.length === 0) lcore.type = undefined
+      state.untouch(c.id, c.core)
     })
     return 'done'
   }
-  if (name.length > 110 || components.some((c) => c.name === name))
-    reject('bad value(component name)')
+  const started = state.started
+  if (name.length > 110 || state.byName(name)) reject('bad value(component name)')
   const core = parseCNumber(tokens[3])
   if (!(core >= 0 && core < 128)) reject('bad value(core)')
   const type = tokens[4] ?? ''
   if (!rules.types[state.kind].includes(type)) reject('bad value(component type)')
-  if (!rules.mixesTypes && components.some((c) => c.core === core && c.type !== type))
+  if (!rules.mixesTypes && started.some((c) => c.core === core && c.type !== type))
     reject('bad value(component type)')
   if (core === state.mainCore) return 'hang' // waits forever for a worker that does not exist
-  if (!state.cores.includes(core) || components.length >= 128) reject('error occur')
+  if (!state.cores.includes(core) || started.length >= 128) reject('error occur')
   // A second classifier on one core passes every check, then the process waits for it forever.
-  if (type === rules.classifier && components.some((c) => c.core === core && c.type === type))
+  if (type === rules.classifier && started.some((c) => c.core === core && c.type === type))
     return 'hang'
-  const empty = () => ({ rx: [], tx: [] })
-  state.execute(() => components.push({ name, type, core, pending: empty(), applied: empty() }))
+  state.execute(() => {
+    let id = 0
+    while (components[id]) id++
+    components[id] = { id, name, type, core, pending: { rx: [], tx: [] } }
+    const lcore = lcores.get(core)!
+    lcore.pending.push(id)
+    lcore.type = type
+    state.touch(id, core)
+  })
   return 'done'
 }
 
@@ -81,14 +93,13 @@ export function port(state: VfState, tokens: string[], rules = RULES_18_11): Out
   if (action !== 'add' && action !== 'del') return reject('bad value(action)')
   const full = tokens.length === 8 // the add_vlantag form skips the "in use" checks
   const { port, queue, queues } = portOf(state, token, rules)
-  const users = (d: Dir) => state.components.filter((c) => c.pending[d].includes(port))
+  const users = (d: Dir) => state.started.filter((c) => c.pending[d].includes(port))
   if (action === 'add' && !full && users('rx').length > 0 && users('tx').length > 0)
     reject('bad value(port)')
   if (dir !== 'rx' && dir !== 'tx') return reject('bad value(port rxtx)')
   if (queue >= queues) reject('bad value(port rxtx)') // beyond the port's rx or tx queues
   if (action === 'add' && !full && users(dir).length > 0) reject('bad value(port rxtx)')
-  const component =
-    state.components.find((c) => c.name === name) ?? reject('bad value(component name)')
+  const component = state.byName(name) ?? reject('bad value(component name)')
   const vlan = vlanOperation === undefined ? undefined : vlanOf(vlanOperation, vid, pcp)
   const key = `${port} ${dir}`
   const { vlans } = state
@@ -97,18 +108,20 @@ export function port(state: VfState, tokens: string[], rules = RULES_18_11): Out
     if (action === 'del') {
       vlans.delete(key)
       component.pending[dir] = ports.filter((p) => p !== port)
-      return
+      return state.touch(component.id)
     }
+    const limit = rules.earlyLimits?.[component.type]?.[dir] ?? Infinity
+    if (ports.length >= limit) reject('error occur') // 2020 counts first
     if (ports.includes(port)) {
       if (vlans.get(key)?.operation !== 'add') reject('error occur')
       vlans.set(key, vlan!)
-      return
+      return state.touch(component.id)
     }
-    const limit = rules.earlyLimits?.[component.type]?.[dir] ?? Infinity
-    if (ports.length >= limit) reject('error occur') // checked first: nothing pending
-    if (vlan) vlans.set(key, vlan)
     if (ports.length >= rules.maxPending) reject('error occur')
+    if (vlan) vlans.set(key, vlan)
+    state.know(port)
     ports.push(port)
+    state.touch(component.id)
   })
   return 'done'
 }
@@ -125,13 +138,16 @@ export function classifierTable(state: VfState, tokens: string[]): Outcome {
     reject('bad value(vlan id)')
   const mac = parseMac(tokens[withVid ? 4 : 3] ?? '')
   const port = tokens[withVid ? 5 : 4] ?? ''
-  const entry = state.classifier.get(port)
+  const device = deviceOf(port)
   if (!state.isKnown(port)) reject('bad value(port)')
+  const entry = state.ifaces.get(device)!.classified
   if (action === 'add' && entry) reject('bad value(port)')
   if (action === 'del' && (entry?.vid !== vid || entry.mac !== mac)) reject('bad value(port)')
   state.execute(() => {
-    if (action === 'add') state.classifier.set(port, { vid, mac })
-    else state.classifier.delete(port)
+    state.ifaces.get(device)!.classified = action === 'add' ? { vid, mac } : undefined
+    // The component that sends to the port takes the new entry at the flush.
+    const user = state.started.find((c) => c.pending.tx.some((p) => deviceOf(p) === device))
+    if (user) state.touch(user.id)
   })
   return 'done'
 }

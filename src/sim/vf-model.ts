@@ -41,9 +41,11 @@ export class VfModel extends VfState implements SimModel {
               ['process_type', jsonString(this.kind)],
             ),
           )
-        case 'status':
+        case 'status': {
           single()
-          return json(successReply(['info', renderInfo(this, rules)]))
+          const info = renderInfo(this, rules)
+          return info === undefined ? {} : json(successReply(['info', info]))
+        }
         case 'exit':
           single()
           return rules.exitReply ? { ...json(successReply()), exit: true } : { exit: true }

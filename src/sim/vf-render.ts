@@ -1,20 +1,16 @@
 // The vf's and mirror's status reply, byte for byte as the real processes build it.
 import type { VfRules } from './vf-rules.ts'
-import type { VfState } from './vf-state.ts'
+import { familyOf, type VfState, type Worker } from './vf-state.ts'
 import { DEFAULT_MAC, UNTAGGED, type Dir } from './vf-tokens.ts'
 import { jsonArray, jsonObject, jsonString } from './wire.ts'
 
 const NO_VLAN = { operation: 'none', id: 0, pcp: 0 }
 
-/** Only entries on a tx port of a running classifier are shown, by vid, default entry first. */
+/** The tables of the classifiers the lcores run, by vid, default entry first. */
 export function classifierEntries(state: VfState): string[] {
-  return state.components
-    .filter((c) => c.type === 'classifier_mac' || c.type === 'classifier')
-    .flatMap((c) =>
-      c.applied.tx.flatMap((port) =>
-        state.classifier.has(port) ? [{ port, ...state.classifier.get(port)! }] : [],
-      ),
-    )
+  return [...state.lcores.values()]
+    .flatMap((lcore) => lcore.applied.map((id) => state.workers.get(id)))
+    .flatMap((worker) => (worker && familyOf(worker.type) === 'classifier' ? worker.table : []))
     .sort((a, b) => a.vid - b.vid || Number(b.mac === DEFAULT_MAC) - Number(a.mac === DEFAULT_MAC))
     .map(({ port, vid, mac }) =>
       jsonObject([
@@ -25,10 +21,15 @@ export function classifierEntries(state: VfState): string[] {
     )
 }
 
-/** The `core` entries of a status reply: one per idle core, one per component on a busy one. */
-export function coreEntries(state: VfState): string[] {
-  const port = (dir: Dir) => (p: string) => {
-    const vlan = state.vlans.get(`${p} ${dir}`) ?? NO_VLAN
+/**
+ * The `core` entries of a status reply: one per idle lcore, one per component an lcore runs, from
+ * its worker. Which worker a status reads is decided from the lcore's type (18.11) or from the
+ * component's own record (2020); when that worker does not run it (a component stopped but not
+ * flushed yet, say), SPP cannot make the status, and sends none: undefined.
+ */
+export function coreEntries(state: VfState, rules: VfRules): string[] | undefined {
+  const port = (worker: Worker, dir: Dir) => (p: string) => {
+    const vlan = worker.vlans.get(`${p} ${dir}`) ?? NO_VLAN
     const vlanJson = jsonObject([
       ['operation', jsonString(vlan.operation)],
       ['id', String(vlan.id)],
@@ -39,34 +40,43 @@ export function coreEntries(state: VfState): string[] {
       ['vlan', vlanJson],
     ])
   }
-  return state.cores.flatMap((core) => {
-    const here = state.components.filter((c) => c.core === core)
-    if (here.length === 0)
-      return [
+  const entries: string[] = []
+  for (const core of state.cores) {
+    const lcore = state.lcores.get(core)!
+    if (lcore.applied.length === 0)
+      entries.push(
         jsonObject([
           ['core', String(core)],
           ['type', jsonString('unuse')],
         ]),
-      ]
-    return here.map((c) => {
-      const rx = c.type === 'classifier_mac' ? c.applied.rx.slice(0, 1) : c.applied.rx
-      return jsonObject([
-        ['core', String(core)],
-        ['name', jsonString(c.name)],
-        ['type', jsonString(c.type)],
-        ['rx_port', jsonArray(rx.map(port('rx')))],
-        ['tx_port', jsonArray(c.applied.tx.map(port('tx')))],
-      ])
-    })
-  })
+      )
+    for (const id of lcore.applied) {
+      const asked = rules.status2020 ? state.components[id]?.type : lcore.appliedType
+      const family = state.kind === 'mirror' ? 'mirror' : familyOf(asked)
+      const worker = state.workers.get(id)
+      if (!worker || familyOf(worker.type) !== family) return undefined
+      const rx = worker.type === 'classifier_mac' ? worker.rx.slice(0, 1) : worker.rx
+      entries.push(
+        jsonObject([
+          ['core', String(core)],
+          ['name', jsonString(worker.name)],
+          ['type', jsonString(worker.type)],
+          ['rx_port', jsonArray(rx.map(port(worker, 'rx')))],
+          ['tx_port', jsonArray(worker.tx.map(port(worker, 'tx')))],
+        ]),
+      )
+    }
+  }
+  return entries
 }
 
 /**
  * The `info` member of a status reply: ports, one entry per core (or component), classifiers. A
  * 2020 one lists indexes as strings (one per queue of a multi-queue phy port) and `master-lcore`.
  */
-export function renderInfo(state: VfState, rules: VfRules): string {
-  const cores = coreEntries(state)
+export function renderInfo(state: VfState, rules: VfRules): string | undefined {
+  const cores = coreEntries(state, rules)
+  if (!cores) return undefined
   const index = rules.status2020 ? (n: number | string) => jsonString(String(n)) : String
   const indexes = (set: Iterable<number>) => jsonArray([...set].sort((a, b) => a - b).map(index))
   const phy = state.phy.flatMap((n) => {
@@ -77,8 +87,8 @@ export function renderInfo(state: VfState, rules: VfRules): string {
   const members: [string, string][] = [
     ['client-id', String(state.clientId)],
     ['phy', jsonArray(phy)],
-    ['vhost', indexes(state.created.vhost)],
-    ['ring', indexes(state.created.ring)],
+    ['vhost', indexes(state.createdOf('vhost'))],
+    ['ring', indexes(state.createdOf('ring'))],
     ...(rules.status2020 ? [['master-lcore', String(state.mainCore)] as [string, string]] : []),
     ['core', jsonArray(cores)],
   ]

@@ -167,8 +167,7 @@ test('vf and mirror: the classifier word, a queue of a phy port, the table; DELE
         core: 2,
         name: 'mr1',
         type: 'mirror',
-        // A 2020 mirror reports a vlan per port, and SPP's 2020 controller passes it on (an
-        // 18.11 mirror's port carries only `port`, as the spec says: test/e2e/mirror.test.ts).
+        // A mirror reports a vlan per port (an 18.11 one too: test/e2e/mirror.test.ts).
         rx_port: [{ port: 'ring:0', vlan: { operation: 'none', id: 0, pcp: 0 } }],
         tx_port: [{ port: 'ring:1', vlan: { operation: 'none', id: 0, pcp: 0 } }],
       })

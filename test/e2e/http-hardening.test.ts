@@ -7,6 +7,7 @@ import { pino } from 'pino'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { commandsOf, withHarness } from '../helpers/harness.ts'
+import { withRemembering } from '../helpers/remember.ts'
 
 type RawReply = { status: number; headers: Record<string, string>; head: string; body: string }
 
@@ -71,6 +72,24 @@ test('204 has no body, no Content-Type and no Content-Length on the wire', () =>
         `Content-Length: ${body.length}\r\n\r\n${body}`,
     )
     assert.is(reply.status, 204)
+    assert.is(reply.headers['content-type'], undefined)
+    assert.is(reply.headers['content-length'], undefined)
+    assert.is(reply.body, '')
+  }))
+
+test('304 keeps its ETag and request id, with no Content-Type and no Content-Length', () =>
+  withRemembering([], async (h) => {
+    const ask = (extra: string) =>
+      raw(
+        h.controller.apiPort,
+        `GET /v1/topology/desired HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${extra}\r\n`,
+      )
+    const { etag } = (await ask('')).headers
+    assert.ok(etag)
+    const reply = await ask(`If-None-Match: ${etag}\r\nX-Request-Id: poll-1\r\n`)
+    assert.is(reply.status, 304)
+    assert.is(reply.headers.etag, etag)
+    assert.is(reply.headers['x-request-id'], 'poll-1')
     assert.is(reply.headers['content-type'], undefined)
     assert.is(reply.headers['content-length'], undefined)
     assert.is(reply.body, '')
@@ -188,6 +207,28 @@ test('a client that leaves mid-body is a 499 in the metrics and a debug line, no
       )
       const metrics = (await h.api('GET', '/metrics')).text
       assert.match(metrics, /spp_http_requests_total\{[^}]*status="499"[^}]*\} 1/)
+      assert.equal(commandsOf(h.sim('nfv 1')), [])
+    },
+    { log },
+  )
+})
+
+test('a client that leaves mid-body without a Content-Length is a 499 too, not an error', async () => {
+  const { log, lines, waitFor } = capturedLog()
+  await withHarness(
+    [{ kind: 'nfv', clientId: 1 }],
+    async (h) => {
+      const socket = connect(h.controller.apiPort, '127.0.0.1')
+      const head =
+        'PUT /v1/nfvs/1/forward HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
+      socket.write(`${head}5\r\n{"act\r\n`, () => socket.destroy())
+      const line = await waitFor('http request')
+      assert.is(line.status, 499)
+      assert.is(line.level, 20, 'logged at debug')
+      assert.equal(
+        lines.filter((l) => l.level >= 50),
+        [],
+      )
       assert.equal(commandsOf(h.sim('nfv 1')), [])
     },
     { log },

@@ -29,7 +29,7 @@ test('/metrics parses as Prometheus text and carries the counters of scripted tr
       await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'phy:0' }) // 400, not sent
       await h.api('GET', '/v1/nfvs/9') // 404
       await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
-      await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 3, type: 'forward' }) // rejected by the vf
+      await h.api('POST', '/v1/vfs/2/components', { name: 'mg1', core: 2, type: 'merge' }) // rejected by the vf
       h.sim('nfv 1').faults = { silentAt: 4 }
       await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' }) // times out
       const removed = once(h.controller.registry, 'removed')

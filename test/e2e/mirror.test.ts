@@ -3,8 +3,9 @@ import * as assert from 'uvu/assert'
 import { commandsOf, withHarness } from '../helpers/harness.ts'
 
 const MIRROR = [{ kind: 'mirror' as const, clientId: 3 }]
+const NONE = { operation: 'none', id: 0, pcp: 0 }
 
-test('mirror: components and ports, exact commands, status with port objects carrying only the port', () =>
+test("mirror: components and ports, exact commands, status with each port's vlan as a real one has", () =>
   withHarness(MIRROR, async (h) => {
     const steps: [string, string, unknown, string][] = [
       [
@@ -47,8 +48,12 @@ test('mirror: components and ports, exact commands, status with port objects car
           core: 2,
           name: 'mr1',
           type: 'mirror',
-          rx_port: [{ port: 'ring:0' }],
-          tx_port: [{ port: 'ring:1' }, { port: 'ring:2' }],
+          // A real 18.11 spp_mirror reports a vlan per port (test/fixtures/real-spp).
+          rx_port: [{ port: 'ring:0', vlan: NONE }],
+          tx_port: [
+            { port: 'ring:1', vlan: NONE },
+            { port: 'ring:2', vlan: NONE },
+          ],
         },
         { core: 3, type: 'unuse' },
         { core: 4, type: 'unuse' },

@@ -113,8 +113,10 @@ test('a process that exits through the API is forgotten (2020 vf, 18.11 nfv)', a
 test('each change is journaled with who, what was sent and its outcome; refusals with nothing sent are not', () =>
   withRemembering(ALL, async (h) => {
     await ok(h, 'POST', '/v1/vfs/2/components', { name: 'fwd1', core: 2, type: 'forward' })
-    await ok(h, 'POST', '/v1/vfs/2/components', { name: 'fwd1', core: 3, type: 'forward' }, 400)
+    // Refused by the vf (an 18.11 one runs one type per core): sent, journaled.
+    await ok(h, 'POST', '/v1/vfs/2/components', { name: 'mg1', core: 2, type: 'merge' }, 400)
     // Refused by the controller: nothing sent, nothing journaled.
+    await ok(h, 'POST', '/v1/vfs/2/components', { name: 'fwd1', core: 3, type: 'forward' }, 400)
     await ok(h, 'POST', '/v1/vfs/2/components', { name: 'fwd3', core: 'two' }, 400)
     await ok(h, 'POST', '/v1/vfs/2/components', { name: 'fwd3', core: 9, type: 'forward' }, 400)
     await ok(h, 'GET', '/v1/vfs/2', undefined, 200)
@@ -133,7 +135,7 @@ test('each change is journaled with who, what was sent and its outcome; refusals
     }[]
     assert.equal(
       [command!.line, command!.outcome.error, refused!.status],
-      ['component start fwd1 3 forward', 'COMMAND_REJECTED', 400],
+      ['component start mg1 2 merge', 'COMMAND_REJECTED', 400],
     )
   }))
 

@@ -273,6 +273,11 @@ for (const [family, cases] of [
 
 test('strict forms that are valid reach the process unchanged', () =>
   withHarness(ALL, async (h) => {
+    // (A patch is checked against the nfv's ports, read first: it must have nullpmd:0.)
+    assert.is(
+      (await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'nullpmd:0' })).status,
+      204,
+    )
     assert.is(
       (await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'nullpmd:0' })).status,
       204,
@@ -292,7 +297,12 @@ test('strict forms that are valid reach the process unchanged', () =>
       ).status,
       204,
     )
-    assert.equal(commandsOf(h.sim('nfv 1')), ['patch phy:0 nullpmd:0', 'add pcap:12'])
+    assert.equal(commandsOf(h.sim('nfv 1')), [
+      'add nullpmd:0',
+      'status',
+      'patch phy:0 nullpmd:0',
+      'add pcap:12',
+    ])
     assert.equal(commandsOf(h.sim('vf 2')), ['status', 'component start A.b-c_9 2 forward'])
   }))
 

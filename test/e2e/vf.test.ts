@@ -221,7 +221,8 @@ test('the process rejecting a command is a 400 carrying its message', () =>
         'POST',
         '/v1/vfs/2/components',
         { name: 'fw1', core: 3, type: 'forward' },
-        'command error: bad value(component name)',
+        // The vf would say bad value(component name); the controller says it first, naming it.
+        'invalid key(name): "fw1" (this vf already runs a component of that name)',
       ],
       [
         'POST',

@@ -56,7 +56,7 @@ export const MIRROR_STATUS =
 export const PCAP_STATUS =
   '{ "results": [ { "result": "success" } ], "info": { "client-id": 4, "status": "idle", "master-lcore": 1, "core": [ { "core": 2, "role": "receive", "rx_port": [ { "port": "phy:0" } ] }, { "core": 3, "role": "write", "filename": "" } ] } }'
 export const PRIMARY_STATUS =
-  '{"master-lcore":0,"lcores":[0,1],"forwarder":{"status":"idling","ports":["phy:0","ring:0"],"patches":[]},"phy_ports":[{"id":0,"eth":"56:48:4f:53:54:00","rx":0,"tx":0,"tx_drop":0,"nof_queues":{"rx":1,"tx":1},"flow":[]}],"ring_ports":[{"id":0,"rx":0,"rx_drop":0,"tx":0,"tx_drop":0}],"pipes":[]}'
+  '{"master-lcore":0,"lcores":[0,1],"forwarder":{"status":"idling","ports":["phy:0","ring:0"],"patches":[]},"phy_ports":[{"id":0,"eth":"56:48:4f:53:54:00","rx":0,"tx":0,"tx_drop":0,"nof_queues":{"rx":1,"tx":1},"flow":[]}],"ring_ports":[{"id":0,"rx":0,"rx_drop":0,"tx":0,"tx_drop":0},{"id":1,"rx":0,"rx_drop":0,"tx":0,"tx_drop":0},{"id":2,"rx":0,"rx_drop":0,"tx":0,"tx_drop":0},{"id":3,"rx":0,"rx_drop":0,"tx":0,"tx_drop":0}],"pipes":[]}'
 
 const verb = (line: string) => line.split(' ')[0] ?? ''
 const result = (command: string, extra = '') =>

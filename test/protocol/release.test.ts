@@ -156,11 +156,11 @@ test('the 405 names the route, the process, the release it showed and the one it
   }
   assert.equal(refusal(firstLearnt('primary', { release: '19.08' })), [
     'NOT_IN_RELEASE',
-    'flow rules is not supported by the release of the primary (SPP 19.08); it needs SPP 19.11',
+    'flow rules is not supported by the release of the primary (SPP 19.08 of November 2019); it needs SPP 19.11 of April 2020 or later',
   ])
   assert.equal(
     refusal(firstLearnt('primary', { release: '18.08.2' }))?.[1],
-    'flow rules is not supported by the release of the primary (SPP 18.08.2); it needs SPP 19.11',
+    'flow rules is not supported by the release of the primary (SPP 18.08.2 of March 2019); it needs SPP 19.11 of April 2020 or later',
   )
   assert.is(
     refusal(learn(firstLearnt('primary', { release: '19.08' }), { frameBytes: 32768 })),
@@ -169,7 +169,17 @@ test('the 405 names the route, the process, the release it showed and the one it
   const vf = capsOf(learn(firstLearnt('vf', { release: '18.11' }), { release: '18.11' }), 3)
   assert.throws(
     () => vf.require('exitReply', 'DELETE /v1/vfs/{client_id}'),
-    /release of vf 3 \(SPP 18\.11\); it needs SPP 18\.08\.2/,
+    /release of vf 3 \(SPP 18\.11 of November 2018\); it needs SPP 18\.08\.2 of March 2019 or later$/,
+  )
+  // A route SPP brought later than the capability it needs is named by its own release.
+  assert.throws(
+    () =>
+      capsOf(firstLearnt('primary', { release: '18.11' })).require(
+        'primaryRoutes',
+        'PUT /v1/primary/ports',
+        '18.08.4',
+      ),
+    /\(SPP 18\.11 of November 2018\); it needs SPP 18\.08\.4 of October 2019 or later$/,
   )
   assert.is(vf.word('classifier'), 'classifier_mac')
   assert.is(vf.word('forward'), 'forward')

@@ -1,4 +1,5 @@
 // Decoding each command's reply: nfv, primary, vf and mirror status and echoes, vf errors.
+import { readFileSync } from 'node:fs'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { nfvCommands } from '../../src/protocol/kinds/nfv.ts'
@@ -69,23 +70,32 @@ test('vf status becomes the REST body SPP built: ports phy, vhost, ring; compone
   })
 })
 
-test('mirror status: port objects carry only the port, and there is no classifier table', () => {
-  const reply =
-    '{ "results": [ { "result": "success" } ], "info": { "client-id": 3, "phy": [ 0 ], "vhost": [  ], "ring": [ 0, 1, 2 ], "core": [ { "core": 2, "name": "mr1", "type": "mirror", "rx_port": [ { "port": "ring:0", "vlan": { "operation": "none", "id": 0, "pcp": 0 } } ], "tx_port": [ { "port": "ring:1", "vlan": { "operation": "none", "id": 0, "pcp": 0 } }, { "port": "ring:2", "vlan": { "operation": "none", "id": 0, "pcp": 0 } } ] }, { "core": 3, "type": "unuse" } ] } }'
-  assert.equal(mirrorCommands.status().decode(json(reply)), {
+test('an 18.11 mirror status, as recorded from the real spp_mirror: ports keep their vlan', () => {
+  const recorded = readFileSync(
+    new URL('../fixtures/real-spp/real-d5c6c97.jsonl', import.meta.url),
+    'utf8',
+  )
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { proc: string; reply: string | null })
+    .find((e) => e.proc === 'mirror:3' && e.reply?.includes('"name": "mr1"'))!.reply!
+  const none = { operation: 'none', id: 0, pcp: 0 }
+  assert.equal(mirrorCommands.status().decode(json(recorded)), {
     ok: true,
     value: {
       'client-id': 3,
-      ports: ['phy:0', 'ring:0', 'ring:1', 'ring:2'],
+      ports: ['phy:0', 'phy:1', 'ring:5', 'ring:6', 'ring:7', 'ring:8'],
       components: [
         {
           core: 2,
           name: 'mr1',
           type: 'mirror',
-          rx_port: [{ port: 'ring:0' }],
-          tx_port: [{ port: 'ring:1' }, { port: 'ring:2' }],
+          rx_port: [{ port: 'ring:5', vlan: none }],
+          tx_port: [
+            { port: 'ring:6', vlan: none },
+            { port: 'ring:7', vlan: none },
+          ],
         },
-        { core: 3, type: 'unuse' },
       ],
     },
   })

@@ -4,6 +4,7 @@ import type { Command } from '../../protocol/command.ts'
 import type { componentCommands } from '../../protocol/kinds/components.ts'
 import { isClassifier } from '../../protocol/release.ts'
 import { ComponentName, type Dir, type VlanTag } from '../../protocol/tokens.ts'
+import { refuseMissingRing } from '../host-rings.ts'
 import { json, noContent } from '../json.ts'
 import { readFor } from '../processes.ts'
 import type { Route } from '../route.ts'
@@ -20,6 +21,12 @@ type Rows = {
   component: GenericSchema<unknown, { name: string; core: number; type: string }>
   ports: (has?: Has) => ReturnType<typeof vfPortsBody> | ReturnType<typeof mirrorPortsBody>
   examples: { component: object; ports: object }
+}
+
+/** What a ring the primary lacks does to the process that is told to attach it. */
+const UNCREATED = {
+  vf: 'a vf that fails to create it fails every change after',
+  mirror: 'a mirror that fails to create it fails every change after',
 }
 
 /** The endpoints vf and mirror share, for one kind. */
@@ -81,10 +88,12 @@ export function componentRoutes<Info extends object>(
       example: schemas.examples.ports,
       success: 204,
       command: true,
-      handle: async (c, { processes }) => {
+      handle: async (c, { processes, registry }) => {
         const process = processes.find(c, kind)
         const name = check(ComponentName, c.req.param('name'), 'name')
         const body = await readFor(c, process, schemas.ports, (b) => [['vfPort', b.port]])
+        if (body.action === 'attach')
+          await refuseMissingRing(c, registry, body.port, UNCREATED[kind])
         const vlan = 'vlan' in body ? (body.vlan ?? undefined) : undefined
         await process.ask(
           body.action === 'attach'

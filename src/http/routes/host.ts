@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import * as v from 'valibot'
 import { ProcessList } from '../../protocol/bodies.ts'
 import { statusOf } from '../../protocol/kinds/status.ts'
-import { byId, type ProcessId } from '../../protocol/process-id.ts'
+import { byId, PRIMARY, type ProcessId } from '../../protocol/process-id.ts'
 import { json, noContent } from '../json.ts'
 import { causeOf } from '../record-changes.ts'
 import type { Route } from '../route.ts'
@@ -100,13 +100,18 @@ export const hostRoutes: Route[] = [
   {
     method: 'get',
     path: '/v1/cpu_usage',
-    summary: 'The lcores each process uses (processes that report them)',
+    summary:
+      'The lcores each process uses (processes that report them; 405 for an 18.11 primary, which does not)',
     success: v.array(
       v.looseObject({ 'proc-type': v.string(), 'master-lcore': Int, lcores: v.array(Int) }),
     ),
     command: true,
+    errors: { 405: "The primary's release does not report its lcores; nothing was sent" },
     handle: async (c, { registry }) => {
       const processes = registry.processes().sort((a, b) => byId(a.id, b.id))
+      // The primary's release is known from its handshake: one that lists no lcores is said so.
+      if (registry.has(PRIMARY))
+        registry.find(PRIMARY).shown()?.require('lcoreUsage', 'GET /v1/cpu_usage')
       const options = { cause: causeOf(c) }
       const statuses = await Promise.all(
         processes.map((p) =>

@@ -1,6 +1,7 @@
 // /v1/nfvs/{client_id}: status, forwarding, ports, patches, exit; with their OpenAPI rows.
 import { NfvInfo } from '../../protocol/bodies.ts'
 import { nfvCommands as nfv } from '../../protocol/kinds/nfv.ts'
+import { refuseMissingRing } from '../host-rings.ts'
 import { json, noContent } from '../json.ts'
 import { readFor } from '../processes.ts'
 import type { Route } from '../route.ts'
@@ -43,9 +44,11 @@ export const nfvRoutes: Route[] = [
     example: { action: 'add', port: 'ring:0' },
     success: 204,
     command: true,
-    handle: async (c, { processes }) => {
+    handle: async (c, { processes, registry }) => {
       const process = processes.find(c, 'nfv')
       const { action, port } = await readFor(c, process, nfvPortsBody, (b) => [['nfvPort', b.port]])
+      if (action === 'add')
+        await refuseMissingRing(c, registry, port, 'the nfv would fail to add it')
       await process.ask(action === 'add' ? nfv.addPort(port) : nfv.delPort(port))
       return noContent(c)
     },

@@ -35,9 +35,8 @@ const flow =
   async (c: Context, { processes }: Deps) => {
     const process = processes.find(c, 'primary')
     const port = check(PortId, c.req.param('port_id'), 'port_id')
-    const words = await build(c, port)
-    ;(await process.caps('flowRules')).require('flowRules', 'flow rules')
-    return json(c, await process.ask(primary.flow(words)))
+    ;(await process.caps('flowRules')).require('flowRules', 'flow rules') // before the body
+    return json(c, await process.ask(primary.flow(await build(c, port))))
   }
 
 /** The flow-rule endpoints; each answers the primary's own reply, also when it says `error`. */

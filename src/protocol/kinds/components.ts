@@ -1,6 +1,6 @@
 // What vf and mirror share: their status decoded into the REST bodies, and the component commands.
 import * as v from 'valibot'
-import { ClassifierEntry, ComponentEntry, MirrorInfo, VfInfo, type PortObject } from '../bodies.ts'
+import { ClassifierEntry, ComponentEntry, MirrorInfo, VfInfo } from '../bodies.ts'
 import { change } from '../command.ts'
 import type { Change } from '../effects.ts'
 import { statusShows, type Shown } from '../release.ts'
@@ -32,20 +32,20 @@ const shown = new WeakMap<object, Shown>()
 /** What the status this body was decoded from showed of its release. */
 export const shownBy = (body: VfInfo | MirrorInfo): Shown => shown.get(body) ?? { release: '18.11' }
 
-const component = (entry: ComponentEntry, port: (p: PortObject) => PortObject): ComponentEntry =>
+const component = (entry: ComponentEntry): ComponentEntry =>
   entry.name === undefined
     ? { core: entry.core, type: entry.type }
     : {
         core: entry.core,
         name: entry.name,
         type: entry.type,
-        rx_port: (entry.rx_port ?? []).map(port),
-        tx_port: (entry.tx_port ?? []).map(port),
+        rx_port: entry.rx_port ?? [],
+        tx_port: entry.tx_port ?? [],
       }
 
 /**
- * A status reply as GET answers it. The spec's (18.11) mirror port carries only `port`; a later
- * mirror's keeps its `vlan`, as SPP's 2020 controller passes it on.
+ * A status reply as GET answers it, every port with its `vlan` as the process reported it: a
+ * mirror's too, in 18.11 as in 2020 (the real processes report one; the spec said none).
  */
 function decode<T extends object>(
   kind: 'vf' | 'mirror',
@@ -79,17 +79,16 @@ const head = (info: Info) => ({
 export const decodeVfStatus = (frame: Buffer): Result<VfInfo> =>
   decode('vf', frame, (info) => ({
     ...head(info),
-    components: info.core.map((entry) => component(entry, (p) => p)),
+    components: info.core.map(component),
     classifier_table: info.classifier_table ?? [],
   }))
 
 /** A mirror's status reply as GET /v1/mirrors/{id} answers it. */
 export const decodeMirrorStatus = (frame: Buffer): Result<MirrorInfo> =>
-  decode('mirror', frame, (info, shows) => {
-    const port =
-      shows.release === '18.11' ? ({ port }: PortObject) => ({ port }) : (p: PortObject) => p
-    return { ...head(info), components: info.core.map((entry) => component(entry, port)) }
-  })
+  decode('mirror', frame, (info) => ({
+    ...head(info),
+    components: info.core.map(component),
+  }))
 
 const Success = v.object({})
 /** A vf, mirror or pcap change answered with success, or the process's own error. */

@@ -90,8 +90,16 @@ function parseRule(tokens: string[]): Omit<Rule, 'id'> {
 const reply = (result: string, message: string, extra = '') =>
   `{"result": "${result}", "message": "${message}"${extra}}`
 
-/** Runs one `flow …` command against the rules of each port; returns the reply text. */
-export function runFlow(tokens: string[], rules: Rule[][]): string {
+/** What DPDK says of a port whose driver has no rte_flow (ENOSYS), in SPP's words (`\\n` as sent). */
+const unsupported = (what: string) =>
+  `${what} error\\nerror type: 1 (Cause unspecified)\\nerror message: Function not implemented\\nrte_errno: Function not implemented`
+
+/**
+ * Runs one `flow …` command against the rules of each port; returns the reply text. On ports
+ * without rte_flow (`supported` false: net_null, say) SPP still parses and checks what it can
+ * alone, then DPDK refuses; a refused flush still empties SPP's list.
+ */
+export function runFlow(tokens: string[], rules: Rule[][], supported = true): string {
   const [, sub, port = '', ...rest] = tokens
   const match = /^phy:([0-9]+)$/.exec(port)
   if (!match || tokens.length > 47) return reply('error', 'Flow command invalid argument')
@@ -101,7 +109,9 @@ export function runFlow(tokens: string[], rules: Rule[][]): string {
     if (!list) return reply('error', `Invalid port ${id}`)
     if (rest[0] === 'ALL') {
       list.splice(0)
-      return reply('success', 'Flow rule all destroyed')
+      return supported
+        ? reply('success', 'Flow rule all destroyed')
+        : reply('error', unsupported('Flow destroy'))
     }
     const ruleId = parseInt(rest[0]!, 10) || 0 // strtoul, no end check: `abc` is rule 0
     const at = list.findIndex((r) => r.id === ruleId)
@@ -118,6 +128,10 @@ export function runFlow(tokens: string[], rules: Rule[][]): string {
     if (error instanceof Invalid) return reply('error', 'Flow command invalid argument')
     throw error
   }
+  if (!supported)
+    return sub === 'validate'
+      ? reply('error', unsupported('Flow validate'))
+      : reply('error', unsupported('Flow create'), ', "rule_id": ""')
   if (sub === 'validate') return reply('success', 'Flow rule validated')
   const ruleId = list.length === 0 ? 0 : list.at(-1)!.id + 1
   list.push({ id: ruleId, ...rule })

@@ -31,8 +31,8 @@ export class Nfv2020Model implements SimModel {
   /** DPDK port slots in number order (`phy:0`, `ring:1`, `udf`); a deleted slot is reused. */
   readonly slots: (string | undefined)[]
   readonly queues: number[]
-  /** Source (status spelling, `phy:0 nq 1`) to destination. */
-  readonly patches = new Map<string, string>()
+  /** Patches by (slot, queue) of the source, `${slot}/${queue}`: to a slot and queue. */
+  readonly patches = new Map<string, { slot: number; queue: number }>()
   running = false
   readonly #rings: number
 
@@ -94,9 +94,13 @@ export class Nfv2020Model implements SimModel {
       const queues = port.startsWith('phy:') ? (this.queues[Number(port.slice(4))] ?? 1) : 1
       return Array.from({ length: queues }, (_, q) => this.spelling(port, q))
     })
-    const patches = ports.flatMap((src) =>
-      this.patches.has(src) ? [{ src, dst: this.patches.get(src)! }] : [],
-    )
+    const patches = this.#entries().flatMap(([src, queue]) => {
+      const dst = this.patches.get(`${src}/${queue}`)
+      if (!dst) return []
+      const to = this.slots[dst.slot]
+      const spelt = to === undefined ? 'udf' : this.spelling(to, dst.queue)
+      return [{ src: this.spelling(this.slots[src]!, queue), dst: spelt }]
+    })
     const status = this.running ? 'running' : 'idling'
     const { clientId, masterLcore, lcores } = this
     return { 'client-id': clientId, status, 'master-lcore': masterLcore, lcores, ports, patches }
@@ -123,14 +127,29 @@ export class Nfv2020Model implements SimModel {
     if (!ADDABLE.has(uid.type)) return { exit: true, crash: `out-of-bounds del of ${token}` }
     const port = uidText(uid)
     const slot = this.slots.indexOf(port)
-    if (slot !== -1) this.#remove(slot, port)
+    if (slot !== -1) this.#remove(slot)
     return result(slot !== -1, 'del', `,"port":"${port}"`)
   }
 
-  #remove(slot: number, port: string) {
+  /** Every (slot, queue) of a port in use, in slot order. */
+  #entries(): [number, number][] {
+    return this.slots.flatMap((port, slot) => {
+      if (port === undefined) return []
+      const queues = port.startsWith('phy:') ? (this.queues[Number(port.slice(4))] ?? 1) : 1
+      return Array.from({ length: queues }, (_, q): [number, number] => [slot, q])
+    })
+  }
+
+  /**
+   * SPP's forward_array_remove at 8e72ea0: the slot's patch goes, then the patch of the first
+   * port in use, whatever it points to (its test of the destination is inverted); a patch to the
+   * deleted port from elsewhere stays, to an empty slot (`udf`).
+   */
+  #remove(slot: number) {
     this.slots[slot] = undefined
-    this.patches.delete(port)
-    for (const [src, dst] of this.patches) if (dst === port) this.patches.delete(src)
+    this.patches.delete(`${slot}/0`)
+    const first = this.#entries()[0]
+    if (first) this.patches.delete(`${first[0]}/${first[1]}`)
   }
 
   #patch(line: string, tokens: string[]): Answer {
@@ -145,9 +164,10 @@ export class Nfv2020Model implements SimModel {
     if (!Array.isArray(ports)) return ports
     const [from, to] = ports
     const ok = inSlots(this.slots, this.queues, from) && inSlots(this.slots, this.queues, to)
-    if (ok) this.patches.set(this.#key(from), this.#key(to))
+    if (ok) this.patches.set(this.#key(from), { slot: this.#slot(to), queue: to.queue ?? 0 })
     return result(ok, 'patch', `,"ports":{"src":"${src}","dst":"${dst}"}`)
   }
 
-  #key = (uid: Uid) => this.spelling(uidText(uid), uid.queue)
+  #slot = (uid: Uid) => this.slots.indexOf(uidText(uid))
+  #key = (uid: Uid) => `${this.#slot(uid)}/${uid.queue ?? 0}`
 }

@@ -11,8 +11,8 @@ export type Primary2020State = Pick<PrimaryModel, 'phy' | 'rings'> & {
   running: boolean
   queues: number[]
   slots: (string | undefined)[]
-  patches: Map<string, string>
-  pipes: Map<number, { rx: number; tx: number }>
+  patches: Map<number, number>
+  pipes: { id: number; rx: number; tx: number }[]
   flows: Rule[][]
 }
 
@@ -20,10 +20,9 @@ export type Primary2020State = Pick<PrimaryModel, 'phy' | 'rings'> & {
 export function renderStatus(primary: Primary2020State): string {
   const lcores = `"master-lcore":${primary.masterLcore},"lcores":[${primary.lcores.join(',')}]`
   const ports = primary.slots.filter((port) => port !== undefined)
-  const patches = ports.flatMap((src) => {
-    const dst = primary.patches.get(src)
-    return dst === undefined ? [] : [{ src, dst }]
-  })
+  const patches = [...primary.patches]
+    .sort(([a], [b]) => a - b)
+    .map(([src, dst]) => ({ src: primary.slots[src]!, dst: primary.slots[dst] ?? 'udf' }))
   const status = primary.running ? 'running' : 'idling'
   const forwarder = JSON.stringify({ status, ports, patches })
   const phy = primary.phy.map((p, i) => {
@@ -32,6 +31,6 @@ export function renderStatus(primary: Primary2020State): string {
     return `{"id":${p.id},"eth":"${p.eth}","rx":${p.rx},"tx":${p.tx},"tx_drop":${p.tx_drop},"nof_queues":{"rx":${q},"tx":${q}},"flow":[${flow}]}`
   })
   const rings = primary.rings.map((r) => JSON.stringify(r))
-  const pipes = [...primary.pipes].map(([id, { rx, tx }]) => JSON.stringify({ id, rx, tx }))
+  const pipes = primary.pipes.map((pipe) => JSON.stringify(pipe))
   return `{${lcores}${primary.forwarder ? `,"forwarder":${forwarder}` : ''},"phy_ports":[${phy.join(',')}],"ring_ports":[${rings.join(',')}],"pipes":[${pipes.join(',')}]}`
 }

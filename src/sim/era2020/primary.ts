@@ -15,6 +15,7 @@ import {
   result2020 as result,
   uidArg,
   uidText,
+  type Uid,
 } from './uid.ts'
 
 const ADDABLE = new Set(['vhost', 'ring', 'pcap', 'nullpmd', 'memif', 'pipe'])
@@ -27,7 +28,15 @@ export type Primary2020Options = {
   lcores?: number[]
   /** Whether the forwarder thread runs (SPP: more than one lcore and no `--disp-stats`). */
   forwarder?: boolean
+  /** Whether the phy ports' driver takes rte_flow rules (net_null's does not). */
+  flowSupport?: boolean
+  /** A forwarder goes on listing (and the primary holding) a port `del` removed, as recorded
+   * with DPDK 22.11 (its del frees by list position, which need not be the port's device). */
+  keepsDeleted?: boolean
 }
+
+/** An entry of the primary's list of its ports (phy ports first), in the order they came. */
+type Listed = { port: string; pipe?: { rx: number; tx: number } }
 
 /** spp_primary at 8e72ea0; counters grow between reads as in the 18.11 model. */
 export class Primary2020Model extends PrimaryModel implements SimModel {
@@ -37,10 +46,14 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
   readonly queues: number[]
   /** The forwarder's ports by ethdev id (`phy:0`, `ring:1`, `udf`); a freed slot is reused. */
   readonly slots: (string | undefined)[]
-  readonly patches = new Map<string, string>()
-  readonly pipes = new Map<number, { rx: number; tx: number }>()
+  /** Patches by slot: the source's to the destination's (`udf` once that one is gone). */
+  readonly patches = new Map<number, number>()
+  /** The ports as added, a freed entry reused: `pipes` lists its pipes, `del` looks here. */
+  readonly list: (Listed | undefined)[]
+  readonly keepsDeleted: boolean
   /** Flow rules of each physical port, by ethdev id. */
   readonly flows: Rule[][]
+  readonly flowSupport: boolean
   /** `launch` commands received, as (client id, program, arguments). */
   readonly launched: { clientId: number; name: string; args: string[] }[] = []
   running = false
@@ -48,12 +61,24 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
   constructor({ phyQueues = [1, 1], rings = 4, ...o }: Primary2020Options = {}) {
     super({ phyPorts: phyQueues.length, rings })
     this.queues = phyQueues
-    this.masterLcore = o.masterLcore ?? 0
+    this.masterLcore = o.masterLcore ?? o.lcores?.[0] ?? 0
     this.lcores = o.lcores ?? [this.masterLcore, this.masterLcore + 1]
     this.forwarder = o.forwarder ?? this.lcores.length > 1
     this.slots = phyQueues.map((_, n) => `phy:${n}`)
+    this.list = this.slots.map((port) => ({ port: port! }))
     this.flows = phyQueues.map(() => [])
+    this.flowSupport = o.flowSupport ?? true
+    this.keepsDeleted = o.keepsDeleted ?? false
   }
+
+  /** The pipes of the list, in its order (one added twice is there twice). */
+  get pipes(): { id: number; rx: number; tx: number }[] {
+    return this.list.flatMap((e) => (e?.pipe ? [{ id: Number(e.port.slice(5)), ...e.pipe }] : []))
+  }
+
+  /** The devices it holds besides its phy ports, for the processes of its machine. */
+  held = (): string[] =>
+    this.slots.filter((port): port is string => port !== undefined && !port.startsWith('phy:'))
 
   override handle(line: string): Answer {
     const tokens = line.split(' ').filter(Boolean)
@@ -88,7 +113,7 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
       case 'patch':
         return this.#patch(line, tokens)
       case 'flow':
-        return reply2020(runFlow(tokens, this.flows))
+        return reply2020(runFlow(tokens, this.flows, this.flowSupport))
       default:
         return echo2020(line)
     }
@@ -104,6 +129,7 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
       return reply(true)
     }
     const ring = (n: number) => n >= 0 && n < this.rings.length
+    let pipe: Listed['pipe']
     if (uid.type === 'pipe') {
       const rx = parseUid(tokens[2])
       const tx = parseUid(tokens[3])
@@ -111,25 +137,38 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
       if (badRing || typeof rx === 'string' || typeof tx === 'string') return badRing!
       if (rx.type !== 'ring' || tx.type !== 'ring' || !ring(rx.id) || !ring(tx.id))
         return reply(false)
-      if (!this.pipes.has(uid.id)) this.pipes.set(uid.id, { rx: rx.id, tx: tx.id })
-    } else if (uid.id < 0 || (uid.type === 'ring' && !ring(uid.id))) return reply(false)
-    takeSlot(this.slots, port)
+      pipe = { rx: rx.id, tx: tx.id }
+    }
+    // Listed before the device is made: a port that fails to come stays listed.
+    this.#listAt(this.list.indexOf(undefined), { port, ...(pipe ? { pipe } : {}) })
+    if (uid.id < 0 || (uid.type === 'ring' && !ring(uid.id))) return reply(false)
+    takeSlot(this.slots, port) // a second add of a device finds the first
     return reply(true)
   }
 
+  #listAt(at: number, entry: Listed) {
+    this.list[at === -1 ? this.list.length : at] = entry
+  }
+
+  /**
+   * SPP looks the port up in its list, then frees the slot at that position in the list, which
+   * is the port's own slot only while the two stay in step (a failed add breaks that).
+   */
   #del(line: string, token: string | undefined): Answer {
     const uid = uidArg(line, token)
     if (!isUid(uid)) return uid
     const port = uidText(uid)
     const reply = (ok: boolean) => result(ok, 'del', `,"port":"${port}"`)
-    // Any other type leaves the device id at 0: slot 0 is reset, and the reply says succeeded.
-    const slot = ADDABLE.has(uid.type) ? this.slots.indexOf(port) : 0
-    if (slot === -1) return reply(false)
-    const gone = this.slots[slot]
-    this.slots[slot] = undefined
-    if (uid.type === 'pipe') this.pipes.delete(uid.id)
-    if (gone !== undefined) this.patches.delete(gone)
-    for (const [src, dst] of this.patches) if (dst === gone) this.patches.delete(src)
+    // Any other type leaves the position at 0: phy:0 is freed, and the reply says succeeded.
+    const at = ADDABLE.has(uid.type) ? this.list.findIndex((e) => e?.port === port) : 0
+    if (at === -1) return reply(false)
+    this.list[at] = undefined
+    if (this.keepsDeleted && this.forwarder) return reply(true)
+    this.slots[at] = undefined
+    this.patches.delete(at)
+    // forward_array_remove at 8e72ea0: then the patch of the first port in use goes.
+    const first = this.slots.findIndex((p) => p !== undefined)
+    if (first !== -1) this.patches.delete(first)
     return reply(true)
   }
 
@@ -141,7 +180,8 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
     if (!Array.isArray(args)) return args
     const [from, to] = args
     const ok = inSlots(this.slots, this.queues, from) && inSlots(this.slots, this.queues, to)
-    if (ok) this.patches.set(uidText(from), uidText(to))
+    const slot = (uid: Uid) => this.slots.indexOf(uidText(uid))
+    if (ok) this.patches.set(slot(from), slot(to))
     return result(ok, 'patch', `,"ports":{"src":"${uidText(from)}","dst":"${uidText(to)}"}`)
   }
 }

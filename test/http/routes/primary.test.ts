@@ -21,17 +21,28 @@ const primary2020 = (frame: number): FakeProcess => ({
 })
 const RULE = { rule: { direction: 'ingress', pattern: ['eth'], actions: ['queue index 1'] } }
 
-test('an 18.11 primary: a bad body is a 400, a good one a 405 naming what it lacks; nothing sent', () =>
+test('an 18.11 primary: a route its release lacks is a 405 before its body is read; nothing sent', () =>
   withFakeApp([primary1811], async ({ request, sent }) => {
-    assert.is((await request('PUT', '/v1/primary/forward', { action: 'go' })).status, 400)
-    const r = await request('PUT', '/v1/primary/forward', { action: 'start' })
-    assert.is(r.status, 405)
-    assert.is(r.headers.get('allow'), '')
-    assert.is(r.headers.get('x-error-code'), 'NOT_IN_RELEASE')
-    assert.is(
-      r.text,
-      'PUT /v1/primary/forward is not supported by the release of the primary (SPP 18.11); it needs SPP 18.08.2',
-    )
+    const lacked: [string, string, unknown, string][] = [
+      ['PUT', '/v1/primary/forward', { action: 'go' }, '19.08 of November 2019'],
+      ['PUT', '/v1/primary/forward', { action: 'start' }, '19.08 of November 2019'],
+      ['PUT', '/v1/primary/patches', { src: 'phy:0' }, '19.08 of November 2019'],
+      ['DELETE', '/v1/primary/patches', undefined, '19.08 of November 2019'],
+      ['PUT', '/v1/primary/ports', { action: 'add', port: 'ring:0' }, '18.08.4 of October 2019'],
+      ['PUT', '/v1/primary/launch', {}, '18.08.2 of March 2019'],
+      ['POST', '/v1/primary/flow_rules/port_id/0', {}, '19.11 of April 2020'],
+    ]
+    for (const [method, path, body, release] of lacked) {
+      const r = await request(method, path, body)
+      assert.is(r.status, 405, `${method} ${path}: ${r.text}`)
+      assert.is(r.headers.get('allow'), '')
+      assert.is(r.headers.get('x-error-code'), 'NOT_IN_RELEASE')
+      const what = path.startsWith('/v1/primary/flow') ? 'flow rules' : `${method} ${path}`
+      assert.is(
+        r.text,
+        `${what} is not supported by the release of the primary (SPP 18.11 of November 2018); it needs SPP ${release} or later`,
+      )
+    }
     assert.equal(sent(0), [])
   }))
 
@@ -39,7 +50,10 @@ test('flow rules: a 19.08 primary is read once to measure its replies, then refu
   withFakeApp([primary2020(2048)], async ({ request, sent }) => {
     const r = await request('POST', '/v1/primary/flow_rules/port_id/0', RULE)
     assert.is(r.status, 405)
-    assert.match(r.text, /\(SPP 19\.08\); it needs SPP 19\.11$/)
+    assert.match(
+      r.text,
+      /\(SPP 19\.08 of November 2019\); it needs SPP 19\.11 of April 2020 or later$/,
+    )
     assert.equal(sent(0), ['status'])
     assert.is(
       (
@@ -63,6 +77,35 @@ test('flow rules: a 19.11 primary is sent the rule and its reply is the answer',
     assert.equal(sent(0), [
       'flow create phy:0 ingress pattern eth / end actions queue index 1 / end',
     ])
+  }))
+
+test("a pipe's missing ring is named, as the key it is; a ring where none is taken too", () =>
+  withFakeApp([{ ...primary2020(32768), frameBytes: 32768 }], async ({ request, sent }) => {
+    const cases: [object, string][] = [
+      [
+        { action: 'add', port: 'pipe:1', rx: 'ring:8' },
+        'key(tx) required: adding a pipe needs its rx and tx rings.',
+      ],
+      [
+        { action: 'add', port: 'pipe:1', tx: 'ring:8' },
+        'key(rx) required: adding a pipe needs its rx and tx rings.',
+      ],
+      [
+        { action: 'add', port: 'pipe:1' },
+        'key(rx) required: adding a pipe needs its rx and tx rings.',
+      ],
+      [
+        { action: 'del', port: 'pipe:1', tx: 'ring:8' },
+        'invalid key(tx): "ring:8" (only adding a pipe takes rx and tx)',
+      ],
+      [{ action: 'add' }, 'key(port) required.'],
+    ]
+    for (const [body, text] of cases) {
+      const r = await request('PUT', '/v1/primary/ports', body)
+      assert.is(r.status, 400, JSON.stringify(body))
+      assert.is(r.text, text)
+    }
+    assert.equal(sent(0), [])
   }))
 
 test.run()
