@@ -53,9 +53,10 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  { files: ['**/*.cjs'], languageOptions: { globals: globals.node, sourceType: 'commonjs' } },
   // The page's modules run in the browser as they are (no build step); tsc checks them (// @ts-check).
   { files: ['src/ui/**/*.js'], languageOptions: { globals: globals.browser } },
   { files: ['bin/**/*.js'], languageOptions: { globals: { process: 'readonly' } } },

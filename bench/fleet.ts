@@ -1,10 +1,10 @@
 // npm run bench:fleet [-- N]: N real controllers (child processes, simulated processes) on one etcd,
 // `fleet apply --all`, one REST change per host written back, and what each cost etcd (its /metrics).
 import { Readable } from 'node:stream'
-import { runFleet } from '../src/fleet/cli.ts'
+import { runFleet } from '../src/cli/fleet/fleet.ts'
 import { openEtcd } from '../src/fleet/etcd-client.ts'
 import { decodeValue, fleetKeys, Observed } from '../src/fleet/keys.ts'
-import { startFleetServer } from '../src/fleet/serve.ts'
+import { startFleetServer } from '../src/cli/fleet/serve.ts'
 import { startChildController, type ChildController } from '../test/helpers/controllers.ts'
 import { waitForKey, withEtcd, type Etcd } from '../test/helpers/etcd.ts'
 

@@ -30,7 +30,7 @@ const common = {
 }
 await build({
   ...common,
-  entryPoints: { cli: 'src/cli.ts', sim: 'src/sim/cli.ts', demo: 'src/demo.ts' },
+  entryPoints: { cli: 'src/spp-ctl.ts', sim: 'src/spp-sim.ts', demo: 'src/demo.ts' },
   splitting: true,
   chunkNames: '[name]-[hash]',
 })

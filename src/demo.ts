@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { DEFAULTS, startController } from './controller.ts'
-import { createLogger, LOG_FORMATS, type LogFormat, type LogLevel } from './logger.ts'
+import { DEFAULTS, startController } from './controller/controller.ts'
+import { createLogger, LOG_FORMATS, type LogFormat, type LogLevel } from './log/logger.ts'
 import { startSims, type SimSpec } from './sim/start-sims.ts'
 
 /** The controller on its default ports, with a simulated primary, nfv 1, vf 2 and mirror 3. */

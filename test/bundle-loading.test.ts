@@ -34,15 +34,15 @@ const LAZY = [
   'node_modules/cockatiel/',
   'node_modules/prom-client/lib/cluster.js',
   'node_modules/@opentelemetry/api/',
-  'src/topology/cli.ts',
-  'src/fleet/cli.ts',
-  'src/journal-cli.ts',
-  'src/auth/auth-cli.ts',
+  'src/cli/topology/topology.ts',
+  'src/cli/fleet/fleet.ts',
+  'src/cli/journal.ts',
+  'src/cli/auth.ts',
 ]
 
 test('a plain start loads none of what only a flag or a subcommand needs', () => {
   const atStart = loadedAtStart('cli.js')
-  assert.ok(atStart.has('src/controller.ts'), 'the controller itself is loaded at start')
+  assert.ok(atStart.has('src/controller/controller.ts'), 'the controller itself is loaded at start')
   const loaded = LAZY.filter((lazy) => [...atStart].some((m) => m.startsWith(lazy)))
   assert.equal(loaded, [], 'loaded at start')
 })

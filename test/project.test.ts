@@ -36,9 +36,9 @@ test('every file is formatted (prettier --check .)', async () => {
   await passes('prettier', ['--check', '.'])
 })
 
-test('src has no import cycle, type imports included (madge --circular src)', async () => {
-  const output = await passes('madge', ['--circular', '--no-spinner', 'src'])
-  assert.match(output, /No circular dependency found/)
+test('the layers import downward only, with no cycle (depcruise, .dependency-cruiser.cjs)', async () => {
+  const output = await passes('depcruise', ['src', '--config', '.dependency-cruiser.cjs'])
+  assert.match(output, /no dependency violations found/)
 })
 
 test('a linter that cannot run fails the check', async () => {

@@ -1,5 +1,5 @@
 // A queued command and the requests waiting for its reply, each answered in its own type.
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from '../protocol/errors.ts'
 import type { Change, Effect } from '../protocol/effects.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
 import { effectOf, type Command } from '../protocol/command.ts'

@@ -4,7 +4,7 @@
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { assign, enqueueActions, sendTo, setup, type ActorRefFrom } from 'xstate'
-import type { ErrorCode } from '../errors.ts'
+import type { ErrorCode } from '../protocol/errors.ts'
 import { HANDSHAKES } from '../protocol/handshake.ts'
 import { idText, processId, type ProcessId } from '../protocol/process-id.ts'
 import { eraLabel, firstLearnt, learn, type Learnt } from '../protocol/release.ts'

@@ -1,6 +1,6 @@
 // A process as the rest of the controller holds it: ask, describe, hear its changes, close. The
 // only window into its actor.
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from '../protocol/errors.ts'
 import type { Command } from '../protocol/command.ts'
 import { statusOf } from '../protocol/kinds/status.ts'
 import { isSafeLine, isSafeLongLine } from '../protocol/line.ts'
@@ -33,7 +33,7 @@ export type ProcessHandle = {
 
 /**
  * What a change to a process must wait for before it is queued (its restore, under way), or
- * undefined: set by what the controller remembers (src/topology/memory.ts).
+ * undefined: set by what the controller remembers (src/remember/memory.ts).
  */
 export type ChangeGate = (id: ProcessId, cause: Cause | undefined) => Promise<void> | undefined
 

@@ -2,7 +2,7 @@
 import { once } from 'node:events'
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { burstLog } from '../burst-log.ts'
+import { burstLog } from '../log/burst-log.ts'
 import { createActor } from 'xstate'
 import { idText } from '../protocol/process-id.ts'
 import { logCommand } from './command-log.ts'

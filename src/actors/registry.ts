@@ -1,7 +1,7 @@
 // Who is connected: one served connection per process, claimants on standby, unsent commands
 // held; it hands out handles, and tells every process's settled commands as one stream.
 import { EventEmitter } from 'node:events'
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from '../protocol/errors.ts'
 import { idText, sameId, slotOf, type ProcessId } from '../protocol/process-id.ts'
 import { statusOf } from '../protocol/kinds/status.ts'
 import {

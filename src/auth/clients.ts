@@ -3,6 +3,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as v from 'valibot'
 import { isRecord } from '../protocol/text.ts'
 
+/** Why a request was refused for its token: none, one no client has, or too small a scope. */
+export type AuthRefusal = 'TOKEN_MISSING' | 'TOKEN_UNKNOWN' | 'SCOPE_MISSING'
+
 export const SCOPES = ['read', 'write'] as const
 export type Scope = (typeof SCOPES)[number]
 

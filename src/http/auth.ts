@@ -1,8 +1,8 @@
 // Who made each request (the `principal` of the context), and whether their token lets them.
 import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler } from 'hono'
-import { findClient, type Client, type Scope } from '../auth/clients.ts'
-import { ControllerError } from '../errors.ts'
+import { findClient, type AuthRefusal, type Client, type Scope } from '../auth/clients.ts'
+import { ControllerError } from '../protocol/errors.ts'
 
 /** Who made a request: what the journal records and the request's log line shows. */
 export type Principal =
@@ -43,9 +43,6 @@ export type AuthenticateOptions = {
   /** Told of each request refused for its token (counted in /metrics). */
   onRefused?: (code: AuthRefusal) => void
 }
-
-/** Why a request was refused for its token: none, one no client has, or too small a scope. */
-export type AuthRefusal = 'TOKEN_MISSING' | 'TOKEN_UNKNOWN' | 'SCOPE_MISSING'
 
 const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i
 

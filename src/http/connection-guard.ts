@@ -2,7 +2,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
-import { burstLog } from '../burst-log.ts'
+import { burstLog } from '../log/burst-log.ts'
 import type { Metrics } from '../observe/metrics.ts'
 
 export type ConnectionGuardOptions = {

@@ -1,7 +1,7 @@
 // The one table from error code to HTTP status, and the handlers that answer errors as text.
 import type { ErrorHandler, NotFoundHandler } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ControllerError, type ErrorCode } from '../errors.ts'
+import { ControllerError, type ErrorCode } from '../protocol/errors.ts'
 import { preview } from '../protocol/text.ts'
 
 /**

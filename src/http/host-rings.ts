@@ -1,11 +1,11 @@
 // A ring the primary does not have, refused for any process before it is asked (state/hazards.ts).
 import type { Context } from 'hono'
 import type { Registry } from '../actors/registry.ts'
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from '../protocol/errors.ts'
 import { statusOf } from '../protocol/kinds/status.ts'
 import { PRIMARY } from '../protocol/process-id.ts'
 import { ringHazard } from '../state/hazards.ts'
-import { causeOf } from './processes.ts'
+import { causeOf } from './record-changes.ts'
 
 /**
  * A 400 naming the port when the connected primary lists no such ring; its status is read first

@@ -4,9 +4,9 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import type { ChangeLedger } from '../actors/change-ledger.ts'
 import type { Cause } from '../actors/settled.ts'
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from '../protocol/errors.ts'
 import type { ProcessId } from '../protocol/process-id.ts'
-import type { Memory } from '../topology/memory.ts'
+import type { Memory } from '../remember/memory.ts'
 import { describePrincipal } from './auth.ts'
 
 declare module 'hono' {

@@ -11,7 +11,7 @@ import {
 import type { AddressInfo, Socket } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Logger } from 'pino'
-import { burstLog } from '../burst-log.ts'
+import { burstLog } from '../log/burst-log.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { preview } from '../protocol/text.ts'
 import { listenOnPath } from './api-socket.ts'

@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import * as v from 'valibot'
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from '../protocol/errors.ts'
 import { isRecord, preview } from '../protocol/text.ts'
 
 const invalid = (message: string) => new ControllerError('INVALID_REQUEST', message)

@@ -1,6 +1,6 @@
 // spp_http_auth_refused_total: requests refused for their bearer token, by why.
 import { Counter, type Registry } from './prom.ts'
-import type { AuthRefusal } from '../http/auth.ts'
+import type { AuthRefusal } from '../auth/clients.ts'
 
 const CODES: AuthRefusal[] = ['TOKEN_MISSING', 'TOKEN_UNKNOWN', 'SCOPE_MISSING']
 

@@ -1,5 +1,5 @@
 // SPP releases in order, what each brought, and what one connection has shown of its release.
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from './errors.ts'
 import type { ProcessKind } from './bodies.ts'
 
 /**

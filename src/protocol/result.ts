@@ -1,5 +1,5 @@
 // The typed result every protocol function returns instead of throwing.
-import type { ErrorCode } from '../errors.ts'
+import type { ErrorCode } from './errors.ts'
 
 /** Protocol code never throws: it returns one of these. */
 export type Result<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; message: string }

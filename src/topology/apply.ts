@@ -1,6 +1,6 @@
 // The applier: plans against a fresh read, then runs the steps through the app's own REST routes.
 import type { Registry } from '../actors/registry.ts'
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from '../protocol/errors.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { DesiredDocument } from './document.ts'
 import { ifMatchHolds, topologyEtag } from './etag.ts'

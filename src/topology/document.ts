@@ -1,6 +1,6 @@
 // The desired topology document: the shape of GET /v1/topology, checked with the endpoints' rules.
 import * as v from 'valibot'
-import { ControllerError } from '../errors.ts'
+import { ControllerError } from '../protocol/errors.ts'
 import { CLASSIFIER_WORDS } from '../protocol/release.ts'
 import { preview } from '../protocol/text.ts'
 import {

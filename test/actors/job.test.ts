@@ -2,7 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { answer, createJob, effectOfReply, joined, live, refuse } from '../../src/actors/job.ts'
-import type { ControllerError } from '../../src/errors.ts'
+import type { ControllerError } from '../../src/protocol/errors.ts'
 import type { NfvInfo } from '../../src/protocol/bodies.ts'
 import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
 import { fail, ok } from '../../src/protocol/result.ts'

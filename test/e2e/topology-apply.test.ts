@@ -1,7 +1,7 @@
 // POST /v1/topology/plan and /apply over loopback: progress events, ETag, 409, refusals, failures.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openEventStream, type StreamEvent } from '../../src/topology/sse-client.ts'
+import { openEventStream, type StreamEvent } from '../../src/cli/sse-client.ts'
 import { commandsOf, withHarness, type Harness } from '../helpers/harness.ts'
 
 const ALL = [

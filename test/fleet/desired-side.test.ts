@@ -8,12 +8,12 @@ import * as assert from 'uvu/assert'
 import { Registry } from '../../src/actors/registry.ts'
 import { desiredSide, type DesiredSide } from '../../src/fleet/desired-side.ts'
 import type { DesiredRevision } from '../../src/fleet/desired-sync.ts'
-import { silentLogger } from '../../src/logger.ts'
+import { silentLogger } from '../../src/log/logger.ts'
 import { EventHub } from '../../src/observe/event-hub.ts'
 import { openStore, type Store } from '../../src/store/store.ts'
 import type { DesiredDocument } from '../../src/topology/document.ts'
-import { Memory } from '../../src/topology/memory.ts'
-import type { Restorer } from '../../src/topology/restore.ts'
+import { Memory } from '../../src/remember/memory.ts'
+import type { Restorer } from '../../src/remember/restore.ts'
 
 const NFV1 = { section: 'nfvs', clientId: 1 } as const
 const nfv = (...ports: string[]) => ({

@@ -1,4 +1,4 @@
-// Real controllers as child processes (src/cli.ts under tsx), each with simulated processes in this
+// Real controllers as child processes (src/spp-ctl.ts under tsx), each with simulated processes in this
 // process: a fleet host that can be killed with SIGKILL, as a crashed or unplugged one would be.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
 import { startSims, type SimSpec } from '../../src/sim/start-sims.ts'
 
-const CLI = new URL('../../src/cli.ts', import.meta.url).pathname
+const CLI = new URL('../../src/spp-ctl.ts', import.meta.url).pathname
 const START_TIMEOUT_MS = 20_000
 
 /** One pino line of the controller's log (--log-format json). */

@@ -2,7 +2,7 @@
 // port: a route's test sends real requests through node's server; the processes are scripted.
 import { Registry } from '../../src/actors/registry.ts'
 import { createApp } from '../../src/http/app.ts'
-import { silentLogger } from '../../src/logger.ts'
+import { silentLogger } from '../../src/log/logger.ts'
 import { EventHub } from '../../src/observe/event-hub.ts'
 import { createMetrics } from '../../src/observe/metrics.ts'
 import type { ProcessKind } from '../../src/protocol/bodies.ts'

@@ -5,7 +5,7 @@ import { askOn } from '../../src/actors/process-handle.ts'
 import { processConnection } from '../../src/actors/process-connection.ts'
 import type { Settled } from '../../src/actors/settled.ts'
 import type { LinkEvent, LinkInput } from '../../src/actors/socket-link.ts'
-import { silentLogger } from '../../src/logger.ts'
+import { silentLogger } from '../../src/log/logger.ts'
 import type { Command } from '../../src/protocol/command.ts'
 
 /** What a scripted process does with a line: a reply, and what its link measures or sees after. */

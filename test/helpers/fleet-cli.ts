@@ -1,6 +1,6 @@
 // `spp-ctl fleet ...` run in this process against an etcd, its output collected.
 import { Readable } from 'node:stream'
-import { runFleet } from '../../src/fleet/cli.ts'
+import { runFleet } from '../../src/cli/fleet/fleet.ts'
 
 /** Runs `spp-ctl fleet ...args --etcd URL`; `onOutput` sees each write to stdout. */
 export async function fleetCli(

@@ -9,7 +9,7 @@ import type { Etcd3 } from 'etcd3'
 import { fleetSettings } from '../../src/fleet/flags.ts'
 import { decodeValue, fleetKeys, Observed } from '../../src/fleet/keys.ts'
 import type { SimSpec } from '../../src/sim/start-sims.ts'
-import type { RestoreMode } from '../../src/topology/restore.ts'
+import type { RestoreMode } from '../../src/remember/restore.ts'
 import { waitForKey } from './etcd.ts'
 import { startHarness, type Harness } from './harness.ts'
 

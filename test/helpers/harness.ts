@@ -3,8 +3,8 @@ import {
   DEFAULTS,
   type Controller,
   type ControllerOptions,
-} from '../../src/controller.ts'
-import { silentLogger } from '../../src/logger.ts'
+} from '../../src/controller/controller.ts'
+import { silentLogger } from '../../src/log/logger.ts'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
 import { startSims, type SimSpec, type SimTarget } from '../../src/sim/start-sims.ts'
 

@@ -3,7 +3,7 @@
 import { Registry } from '../../src/actors/registry.ts'
 import type { Client } from '../../src/auth/clients.ts'
 import { createApp } from '../../src/http/app.ts'
-import { silentLogger } from '../../src/logger.ts'
+import { silentLogger } from '../../src/log/logger.ts'
 import { EventHub } from '../../src/observe/event-hub.ts'
 import { createMetrics } from '../../src/observe/metrics.ts'
 import { openStore, type JournalEntry, type Store } from '../../src/store/store.ts'

@@ -4,8 +4,8 @@
 import { Registry } from '../../src/actors/registry.ts'
 import { connectionGuard } from '../../src/http/connection-guard.ts'
 import { startHttpServer, type HttpServerOptions } from '../../src/http/server.ts'
-import { DEFAULTS } from '../../src/controller-options.ts'
-import { silentLogger } from '../../src/logger.ts'
+import { DEFAULTS } from '../../src/controller/options.ts'
+import { silentLogger } from '../../src/log/logger.ts'
 import { createMetrics, type Metrics } from '../../src/observe/metrics.ts'
 import type { Logger } from 'pino'
 

@@ -3,7 +3,7 @@
 import { Hono } from 'hono'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ControllerError, type ErrorCode } from '../../src/errors.ts'
+import { ControllerError, type ErrorCode } from '../../src/protocol/errors.ts'
 import { notFound, onError } from '../../src/http/errors.ts'
 import { withServed } from '../helpers/served.ts'
 

@@ -2,7 +2,7 @@
 // 2020 replies each kind decodes.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { ControllerError } from '../../src/errors.ts'
+import { ControllerError } from '../../src/protocol/errors.ts'
 import { effectOf } from '../../src/protocol/command.ts'
 import { mirrorCommands } from '../../src/protocol/kinds/mirror.ts'
 import { nfvCommands } from '../../src/protocol/kinds/nfv.ts'

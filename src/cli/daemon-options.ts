@@ -1,0 +1,35 @@
+// The controller's flags as parseArgs reads them (their meaning: src/cli/daemon-help.ts, docs/running.md).
+import type { ParseArgsConfig } from 'node:util'
+
+/** Every flag of `spp-ctl` (the controller, not its subcommands). */
+export const CLI_OPTIONS = {
+  'bind-addr': { type: 'string', short: 'b' },
+  'pri-port': { type: 'string', short: 'p' },
+  'sec-port': { type: 'string', short: 's' },
+  'api-port': { type: 'string', short: 'a' },
+  'command-timeout': { type: 'string' },
+  'max-reply-bytes': { type: 'string' },
+  'max-unidentified': { type: 'string' },
+  'max-queue': { type: 'string' },
+  'nfv-status': { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+  'http-timeout': { type: 'string' },
+  'event-buffer': { type: 'string' },
+  'max-pending-events': { type: 'string' },
+  'max-api-connections': { type: 'string' },
+  'auth-file': { type: 'string' },
+  'allow-read-anonymous': { type: 'boolean' },
+  'api-socket': { type: 'string' },
+  'api-socket-group': { type: 'string' },
+  'allow-peers': { type: 'string' },
+  'state-dir': { type: 'string' },
+  restore: { type: 'string' },
+  'journal-keep': { type: 'string' },
+  etcd: { type: 'string' },
+  'host-name': { type: 'string' },
+  'etcd-prefix': { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options']

@@ -1,0 +1,157 @@
+// `spp-ctl fleet ls|get|plan|apply|serve`: every host's SPP from etcd, and the fleet page.
+import { once } from 'node:events'
+import { parseArgs } from 'node:util'
+import { stringify } from 'yaml'
+import type { Io } from '../progress.ts'
+import { openEtcd, parseEndpoints, text } from '../../fleet/etcd-client.ts'
+import { readFleet, type HostRow } from './fleet-state.ts'
+import { decodeDesired, DEFAULT_PREFIX, fleetKeys, type FleetKeys } from '../../fleet/keys.ts'
+import { FleetError, planOrApply } from './plan-apply.ts'
+import { startFleetServer } from './serve.ts'
+
+const HELP = `Usage: spp-ctl fleet ls|get|plan|apply|serve [options]
+
+  ls                   every host, alive or not: eras, processes, drift, last update
+  get HOST             HOST's desired document (YAML; --json for JSON)
+  plan HOST -f FILE    the diff and steps from HOST's observed state to FILE
+  apply HOST -f FILE   plan, write HOST's desired key, follow HOST until it converges
+  apply --all -f FILE  the same for every alive host, one progress line per host
+  serve                the fleet page, live from etcd
+
+Options:
+      --etcd URL[,URL...]  etcd's client URLs (default http://127.0.0.1:2379)
+      --etcd-prefix P      where the fleet's keys are (default ${DEFAULT_PREFIX})
+  -f, --file FILE          the desired document, YAML or JSON; - reads stdin
+      --all                apply: every alive host
+      --json               ls, get: print JSON
+      --detailed-exitcode  plan, apply: exit 2 when there were changes
+      --timeout S          apply: how long to wait for convergence (default 60)
+      --port PORT          serve: the page's port (default 7700)
+      --bind ADDR          serve: the page's address (default 127.0.0.1)
+  -h, --help               show this text
+
+Exit status: 0 done; 1 an error, or a host refused a step (named); 2 there were changes
+(--detailed-exitcode); 3 conflict: a host's desired key changed since it was read.
+`
+
+/** Runs one `spp-ctl fleet` command; resolves with the exit status (serve: on SIGINT/SIGTERM). */
+export async function runFleet(args: string[], io: Io = process): Promise<number> {
+  let etcdUrls = ''
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        etcd: { type: 'string', default: 'http://127.0.0.1:2379' },
+        'etcd-prefix': { type: 'string', default: DEFAULT_PREFIX },
+        file: { type: 'string', short: 'f' },
+        all: { type: 'boolean' },
+        json: { type: 'boolean' },
+        'detailed-exitcode': { type: 'boolean' },
+        timeout: { type: 'string', default: '60' },
+        port: { type: 'string', default: '7700' },
+        bind: { type: 'string', default: '127.0.0.1' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+    if (values.help) return write(io, HELP, 0)
+    const endpoints = parseEndpoints(values.etcd)
+    etcdUrls = endpoints.join(',')
+    const keys = fleetKeys(values['etcd-prefix'])
+    const [command, ...rest] = positionals
+    if (command === 'serve') {
+      const port = Number(values.port)
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new FleetError(`--port must be 0 to 65535, got ${values.port}`)
+      const server = await startFleetServer({ endpoints, keys, host: values.bind, port })
+      io.stdout.write(`Fleet page: http://${values.bind}:${server.port}/\n`)
+      await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')])
+      await server.close()
+      return 0
+    }
+    const client = await openEtcd(endpoints)
+    try {
+      if (command === 'ls') return write(io, await list(client, keys, values.json), 0)
+      if (command === 'get') return write(io, await get(client, keys, rest, values.json), 0)
+      if (command === 'plan' || command === 'apply') {
+        const timeout = Number(values.timeout)
+        if (!(timeout > 0)) throw new FleetError(`--timeout must be seconds, got ${values.timeout}`)
+        return await planOrApply(client, keys, io, {
+          command,
+          hosts: rest,
+          all: values.all === true,
+          file: values.file,
+          detailed: values['detailed-exitcode'] === true,
+          timeoutMs: timeout * 1000,
+        })
+      }
+      throw new FleetError(`expected ls, get, plan, apply or serve, got ${command ?? 'nothing'}`)
+    } finally {
+      client.close()
+    }
+  } catch (error) {
+    let message = error instanceof Error ? error.message : String(error)
+    // gRPC's own words for an etcd that does not answer, cut to the reason.
+    const grpc = /^\d+ (UNAVAILABLE|DEADLINE_EXCEEDED): (.*?)(?: Resolution note:.*)?$/s.exec(
+      message,
+    )
+    if (grpc) message = `cannot reach etcd at ${etcdUrls}: ${grpc[2]!.trim()}`
+    io.stderr.write(`spp-ctl fleet: ${message}\n`)
+    return error instanceof FleetError ? error.status : 1
+  }
+}
+
+const write = (io: Io, text: string, status: number) => {
+  io.stdout.write(text)
+  return status
+}
+
+async function list(client: Parameters<typeof readFleet>[0], keys: FleetKeys, json?: boolean) {
+  const rows = (await readFleet(client, keys)).state.rows()
+  if (json) {
+    const out = rows.map(({ host, alive, url, processes, drift, eras, updated }) => ({
+      ...{ host, alive, url, processes, drift, eras, updated },
+    }))
+    return `${JSON.stringify(out, null, 2)}\n`
+  }
+  if (rows.length === 0) return `No hosts under ${keys.hosts}\n`
+  const table = [
+    ['HOST', 'ALIVE', 'ERAS', 'PROCESSES', 'DRIFT', 'UPDATED', 'URL'],
+    ...rows.map((row: HostRow) => [
+      row.host,
+      row.alive ? 'yes' : 'no',
+      row.eras.join(',') || '-',
+      row.processes.join(' ') || '-',
+      row.drift === null ? '-' : String(row.drift),
+      row.updated ?? '-',
+      row.url ?? '-',
+    ]),
+  ]
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((cells) => cells[i]!.length)))
+  return table
+    .map((cells) =>
+      cells
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
+    .concat('\n')
+}
+
+async function get(
+  client: Parameters<typeof readFleet>[0],
+  keys: FleetKeys,
+  hosts: string[],
+  json?: boolean,
+) {
+  const [host, ...extra] = hosts
+  if (host === undefined || extra.length > 0) throw new FleetError('get needs one HOST')
+  const [kv] = (await client.get(keys.desired(host)).exec()).kvs
+  if (!kv) throw new FleetError(`no desired document for ${host} (${keys.desired(host)})`)
+  const decoded = decodeDesired(text(kv))
+  if (!decoded.ok)
+    throw new FleetError(`${keys.desired(host)} is not a desired document: ${decoded.error}`)
+  const stored = JSON.parse(text(kv)) as unknown // as written, without the schema's defaults
+  return json ? `${JSON.stringify(stored, null, 2)}\n` : stringify(stored)
+}

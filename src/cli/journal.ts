@@ -1,0 +1,164 @@
+// `spp-ctl journal [--follow]`: the controller's change journal (GET /v1/journal) as a table.
+import { parseArgs } from 'node:util'
+import { bearerHeader, TOKEN_HELP } from './token.ts'
+import type { Io } from './progress.ts'
+import { journalEvents } from './journal-events.ts'
+
+const HELP = `Usage: spp-ctl journal [options]
+
+Prints the controller's last changes, oldest first (newest at the bottom): when, who, the
+request's status, method and path, the processes it touched and the commands it sent.
+
+Options:
+      --process NAME      only changes to this process: primary, nfv:1, vf:2, mirror:3
+      --by NAME           only changes by this client (as the BY column shows it)
+      --since TIME        only changes at this time or later (ISO 8601, as 2026-01-31T12:00:00Z)
+      --limit N           the last N changes (default 20; at most 1000)
+  -f, --follow            then print each new change as it is made, until interrupted
+      --poll MS           --follow without the event stream: how often to ask (default 1000)
+      --json              one JSON object a line, as GET /v1/journal answers each entry
+      --url URL           the controller (default http://localhost:7777)
+${TOKEN_HELP}  -h, --help              show this text
+`
+
+/** An entry of GET /v1/journal. */
+type Entry = {
+  id: number
+  time: string
+  by: string
+  method: string
+  path: string
+  status: number
+  processes: string[]
+  commands: { line: string; outcome: unknown }[]
+}
+
+class CliError extends Error {}
+
+// A clock stepped back must not hide an entry: each poll looks back this far, and skips ids seen.
+const LOOK_BACK_MS = 60_000
+const PAGE = 1000
+
+/** Runs `spp-ctl journal`; resolves with the exit status (with --follow, only on an error). */
+export async function runJournal(args: string[], io: Io = process): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        process: { type: 'string' },
+        by: { type: 'string' },
+        since: { type: 'string' },
+        limit: { type: 'string', default: '20' },
+        follow: { type: 'boolean', short: 'f' },
+        poll: { type: 'string', default: '1000' },
+        json: { type: 'boolean' },
+        url: { type: 'string', default: 'http://localhost:7777' },
+        'token-file': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    })
+    if (values.help) {
+      io.stdout.write(HELP)
+      return 0
+    }
+    if (positionals.length > 0) throw new CliError(`unexpected argument ${positionals[0]}`)
+    const pollMs = /^\d{1,7}$/.test(values.poll) ? Math.max(Number(values.poll), 10) : NaN
+    if (Number.isNaN(pollMs)) throw new CliError('--poll must be a number of milliseconds')
+    const url = values.url.replace(/\/+$/, '')
+    const headers = await bearerHeader(values['token-file'])
+    const read = (since: string | undefined, limit: string) =>
+      readJournal(url, headers, { process: values.process, by: values.by, since, limit })
+    const print = printer(io, values.json === true)
+
+    // Subscribed before the first read, so that no change falls between the two.
+    const changed = values.follow ? await journalEvents(url, headers) : undefined
+    let shown = (await read(values.since, values.limit)).reverse()
+    print(shown)
+    if (!changed) return 0
+    let last = shown.at(-1)
+    for (;;) {
+      // Each journal.entry on the event stream is a change now durable; without the stream
+      // (an older controller, a proxy that buffers), the route is polled every --poll ms.
+      await (changed.live ? changed.next() : new Promise((resolve) => setTimeout(resolve, pollMs)))
+      // Never before --since: the look-back only moves it later.
+      const lookBack = last && Date.parse(last.time) - LOOK_BACK_MS
+      const since =
+        lookBack === undefined || Date.parse(values.since ?? '') > lookBack
+          ? values.since
+          : new Date(lookBack).toISOString()
+      const page = await read(since, String(PAGE))
+      shown = page.filter((e) => e.id > (last?.id ?? 0)).reverse()
+      if (page.length === PAGE && shown.length === PAGE)
+        io.stderr.write(
+          `spp-ctl journal: over ${PAGE} changes since the last poll; older ones skipped\n`,
+        )
+      print(shown)
+      last = shown.at(-1) ?? last
+    }
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    io.stderr.write(`spp-ctl journal: ${message}\n`)
+    return 1
+  }
+}
+
+/** GET /v1/journal with the filters given; a refusal or an error is a CliError with its text. */
+async function readJournal(
+  url: string,
+  headers: Record<string, string>,
+  filters: Record<string, string | undefined>,
+): Promise<Entry[]> {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(filters))
+    if (value !== undefined) query.set(name, value)
+  const response = await fetch(`${url}/v1/journal?${query}`, { headers }).catch((error: Error) => {
+    const cause = (error.cause as Error | undefined)?.message ?? error.message
+    throw new CliError(`cannot reach the controller at ${url}: ${cause}`)
+  })
+  const text = await response.text()
+  if (!response.ok) throw new CliError(`GET /v1/journal: ${response.status}: ${text.trim()}`)
+  return JSON.parse(text) as Entry[]
+}
+
+const COLUMNS = ['TIME', 'BY', 'STATUS', 'REQUEST', 'PROCESSES', 'COMMANDS'] as const
+// The widths the first rows get at least, so that later rows (--follow) mostly line up.
+const MIN_WIDTHS = [24, 8, 6, 32, 10, 0]
+
+/** Prints entries as table rows (a header first) or JSON lines, keeping the widths it chose. */
+function printer(io: Io, json: boolean) {
+  let widths: number[] | undefined
+  return (entries: Entry[]) => {
+    if (json) return entries.forEach((e) => io.stdout.write(`${JSON.stringify(e)}\n`))
+    const rows = entries.map(cells)
+    if (!widths) {
+      widths = COLUMNS.map((name, i) =>
+        Math.max(name.length, MIN_WIDTHS[i]!, ...rows.map((row) => row[i]!.length)),
+      )
+      rows.unshift([...COLUMNS])
+    }
+    for (const row of rows)
+      io.stdout.write(
+        `${row
+          .map((cell, i) => cell.padEnd(widths![i]!))
+          .join('  ')
+          .trimEnd()}\n`,
+      )
+  }
+}
+
+/** An entry's cells: a failed command shows its error code after it. */
+function cells(e: Entry): string[] {
+  const commands = e.commands.map(({ line, outcome }) => {
+    const error = (outcome as { error?: unknown } | null)?.error
+    return outcome === 'ok' ? line : `${line} (${typeof error === 'string' ? error : 'failed'})`
+  })
+  return [
+    e.time,
+    e.by,
+    String(e.status),
+    `${e.method} ${e.path}`,
+    e.processes.join(',') || '-',
+    commands.join('; ') || '-',
+  ]
+}

@@ -1,0 +1,114 @@
+// `spp-ctl topology apply`'s progress: one line per step from the event stream, a bar on a terminal.
+import { randomBytes } from 'node:crypto'
+import type { Plan } from '../topology/plan.ts'
+import type { StreamEvent } from './sse-client.ts'
+
+/** Where the CLI reads and writes (process, or a test's fake). */
+export type Io = {
+  stdout: { write(text: string): unknown; isTTY?: boolean }
+  stderr: { write(text: string): unknown }
+  stdin: AsyncIterable<unknown> | NodeJS.ReadableStream
+}
+
+/** Opens the event stream (subscribed once it resolves), then sends the apply with request id `id`. */
+export type StartApply = (
+  id: string,
+  signal: AbortSignal,
+) => Promise<{ events: AsyncIterable<StreamEvent>; response: Promise<Response> }>
+
+type Failed = {
+  number: number
+  method: string
+  path: string
+  body?: object
+  why: string
+  status: number
+  error: string
+}
+/** A failed apply: the first failure, every one (each process stops at its own), the rest. */
+type Failure = { failed: Failed; failures?: Failed[]; done: unknown[]; skipped?: unknown[] }
+
+const BAR = 24
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+
+/** Applies, showing each step as its event arrives; resolves with the exit status. */
+export async function showProgress(
+  io: Io,
+  plan: Plan,
+  start: StartApply,
+  command = 'spp-ctl topology',
+): Promise<number> {
+  const id = `spp-ctl-${randomBytes(6).toString('hex')}`
+  const abort = new AbortController()
+  const tty = io.stdout.isTTY === true
+  const total = plan.steps.length
+  const out = (text: string) => io.stdout.write(text)
+  const bar = (done: number) => {
+    const filled = Math.round((BAR * done) / total)
+    const next = plan.steps[done]
+    if (!tty || !next) return
+    const line = `[${'#'.repeat(filled)}${'.'.repeat(BAR - filled)}] ${done}/${total}  ${next.why}`
+    const columns = (io.stdout as { columns?: number }).columns ?? 200
+    out(`\r\x1b[K${line.slice(0, columns - 1)}`) // one line, or \r cannot take it back
+  }
+  try {
+    out(`\nApplying ${total} steps:\n`)
+    const { events, response } = await start(id, abort.signal)
+    const began = performance.now()
+    bar(0)
+    let finished = 0 // steps of different processes end in any order
+    const shown = (async () => {
+      for await (const { event, data } of events) {
+        if (data.apply !== id) continue
+        if (event !== 'apply.step') return
+        const { number, why, ms, outcome } = data as {
+          number: number
+          why: string
+          ms: number
+          outcome: string
+        }
+        const mark = outcome === 'done' ? (tty ? '✓' : 'done') : tty ? '✗' : 'FAILED'
+        if (tty) out('\r\x1b[K')
+        out(
+          `  ${mark} ${String(number).padStart(String(total).length)}/${total}  ${why}  (${seconds(ms)})\n`,
+        )
+        bar(++finished)
+      }
+    })().catch(() => undefined) // the stream ends when we abort it
+    const answer = await response
+    const text = await answer.text()
+    // Each step's event is published before the answer is sent; the timer only guards a lost event.
+    let failsafe: NodeJS.Timeout | undefined
+    await Promise.race([shown, new Promise((resolve) => (failsafe = setTimeout(resolve, 2000)))])
+    clearTimeout(failsafe)
+    if (tty) out('\r\x1b[K')
+    if (answer.ok) {
+      out(`Applied ${total} steps in ${seconds(performance.now() - began)}.\n`)
+      return 0
+    }
+    // A failed step is answered with its own status and {failed, done}; anything else is text.
+    const failure = answer.headers.get('content-type')?.startsWith('application/json')
+      ? (JSON.parse(text) as Failure)
+      : undefined
+    if (!failure?.failed) {
+      io.stderr.write(`${command}: apply: ${answer.status}: ${text.trim()}\n`)
+      return 1
+    }
+    const { failed, done } = failure
+    for (const one of failure.failures ?? [failed]) {
+      const body = one.body === undefined ? '' : ` ${JSON.stringify(one.body)}`
+      io.stderr.write(
+        `Failed at step ${one.number}/${total}: ${one.why}\n` +
+          `  ${one.method} ${one.path}${body}\n` +
+          `  -> ${one.status}: ${one.error.trim()}\n`,
+      )
+    }
+    const skipped = failure.skipped?.length ?? 0
+    io.stderr.write(
+      `${done.length} steps were done${skipped ? `, ${skipped} skipped` : ''}; nothing was rolled back.\n`,
+    )
+    return 1
+  } finally {
+    abort.abort()
+  }
+}

@@ -1,0 +1,177 @@
+// The controller: process listeners, registry, events, metrics and the REST API, started and stopped together.
+import { lookup } from 'node:dns/promises'
+import { listenForProcesses } from '../actors/process-listener.ts'
+import { Registry } from '../actors/registry.ts'
+import { defaultAllowedPeers, peerFilter } from '../auth/allow-peers.ts'
+import { burstLog } from '../log/burst-log.ts'
+import { fdBudget, fdsNeeded, openFilesLimit } from './fd-budget.ts'
+import { connectionGuard } from '../http/connection-guard.ts'
+import { EventHub } from '../observe/event-hub.ts'
+import { observeProcesses } from '../observe/observe-processes.ts'
+import { createApp } from '../http/app.ts'
+import { startHttpServer, type HttpServerOptions } from '../http/server.ts'
+import { driftMetrics } from '../observe/drift-metrics.ts'
+import { createMetrics } from '../observe/metrics.ts'
+import { processUp } from '../observe/process-up.ts'
+import { queueLimit } from '../observe/queue-limit.ts'
+import { startControllerFleet } from '../fleet/controller-link.ts'
+import { DEFAULT_JOURNAL_KEEP_DAYS, openStore } from '../store/store.ts'
+import { driftSamples } from '../remember/drift.ts'
+import { entriesOf, idOfKey } from '../topology/process-config.ts'
+
+import type { ControllerOptions } from './options.ts'
+
+export { DEFAULTS, type ControllerOptions } from './options.ts'
+
+/** Starts the process listeners and the REST API; `close` shuts both down gracefully. */
+export async function startController(options: ControllerOptions) {
+  const { log } = options
+  // SPP processes connect to an IPv4 literal, so all three listeners bind the IPv4 address of the
+  // name given (as SPP's controller did): `localhost` must not become ::1.
+  const { address: host } = await lookup(options.host, { family: 4 })
+  // First: a state directory another controller holds stops us before any port is taken.
+  const store = options.stateDir === undefined ? undefined : openState(options)
+  const registry = new Registry()
+  const hub = new EventHub(options.eventBufferSize)
+  const metrics = createMetrics(registry)
+  observeProcesses(registry, hub, metrics)
+  const remembered = () => (store ? entriesOf(store.remembered()).map(([key]) => idOfKey(key)) : [])
+  processUp(registry, metrics.registry, remembered)
+  queueLimit(metrics.registry, options.maxQueue)
+  const drift =
+    store && driftMetrics(metrics.registry, () => driftSamples(registry, store.remembered()))
+  const peers = options.allowPeers ?? defaultAllowedPeers(host)
+  const allowed = peerFilter(peers)
+  const logOutsider = burstLog(log, 'warn', 'process connection refused: peer not in --allow-peers')
+  const processes = await listenForProcesses({
+    ...options,
+    host,
+    registry,
+    admit(socket, port) {
+      if (allowed(socket.remoteAddress)) return true
+      metrics.observeDropped(port, 'peer')
+      logOutsider({ peer: `${socket.remoteAddress}:${socket.remotePort}`, port })
+      return false
+    },
+  })
+  const events = { maxPendingPerClient: options.maxPendingEventsPerClient, heartbeatMs: 15_000 }
+  const app = createApp({
+    registry,
+    log,
+    maxBodyBytes: options.maxBodyBytes,
+    hub,
+    metrics,
+    events,
+    nfvStatus: options.nfvStatus,
+    access: { clients: options.clients, allowReadAnonymous: options.allowReadAnonymous },
+    remember: store && {
+      store,
+      mode: options.restore ?? 'on',
+      onRestore: (outcome) => drift?.observeRestore(outcome),
+    },
+  })
+  const limit = openFilesLimit()
+  const maxApiConnections = options.maxApiConnections ?? fdBudget(limit ?? 1024).maxApiConnections
+  if (limit !== undefined && fdsNeeded(maxApiConnections, options.maxUnidentified) > limit)
+    log.warn(
+      { limit, maxApiConnections, maxUnidentified: options.maxUnidentified },
+      'the open-files limit is below what these connection limits may need (see docs/security.md)',
+    )
+  const guard = connectionGuard({
+    maxConnections: maxApiConnections,
+    firstRequestMs: options.httpRequestTimeoutMs,
+    log,
+    metrics,
+  })
+  const serve = (listen: HttpServerOptions['listen']) =>
+    startHttpServer({
+      fetch: app.fetch,
+      listen,
+      requestTimeoutMs: options.httpRequestTimeoutMs,
+      guard,
+      log,
+      metrics,
+    })
+  const servers: Awaited<ReturnType<typeof serve>>[] = []
+  try {
+    servers.push(await serve({ host, port: options.apiPort }))
+    if (options.apiSocket) servers.push(await serve(options.apiSocket))
+  } catch (error) {
+    processes.close(true)
+    guard.stop()
+    await Promise.all(servers.map((server) => server.stop()))
+    await store?.close()
+    throw error
+  }
+  const http = servers[0]!
+  const apiPort = http.port!
+  log.info(
+    {
+      host,
+      primaryPort: processes.primaryPort,
+      secondaryPort: processes.secondaryPort,
+      apiPort,
+      ...(options.apiSocket ? { apiSocket: options.apiSocket.path } : {}),
+      stateDir: options.stateDir ?? 'none',
+      allowPeers: peers,
+      maxApiConnections,
+    },
+    'controller listening',
+  )
+  // With --etcd: etcd's client (gRPC) is loaded then, never for a controller without a fleet.
+  const fleet =
+    options.fleet &&
+    (await startControllerFleet({
+      ...{ settings: options.fleet, registry, hub, metrics, log },
+      api: { host, port: apiPort },
+      remembering: app.remembering && { ...app.remembering, mode: options.restore ?? 'on' },
+    }))
+  if (!options.clients && !host.startsWith('127.'))
+    log.warn(
+      { host, apiPort },
+      'the REST API is open to anyone who reaches this address: no --auth-file (see docs/security.md)',
+    )
+
+  return {
+    registry,
+    hub,
+    app,
+    /** The node HTTP server under the app (TCP; the unix socket's is `apiSocketServer`). */
+    httpServer: http.server,
+    apiSocketServer: servers[1]?.server,
+    apiPort,
+    primaryPort: processes.primaryPort,
+    /** The TCP servers the processes connect to (primary, secondary). */
+    processServers: processes.servers,
+    secondaryPort: processes.secondaryPort,
+    /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
+    async close() {
+      await fleet?.close() // its alive key goes at once, not at the lease's end
+      processes.close(false)
+      hub.close() // event streams would otherwise keep their connections open
+      const drained = Promise.all(servers.map((server) => server.stop()))
+      const grace = setTimeout(() => {
+        for (const { server } of servers) server.closeAllConnections()
+      }, options.commandTimeoutMs + 1000)
+      await drained
+      clearTimeout(grace)
+      guard.stop()
+      processes.close(true)
+      // Commits what is queued and releases the state directory. What it cannot save was never
+      // acknowledged (every 2xx waited for its sync), so the controller still stops as asked.
+      await store?.close().catch((err: unknown) => log.error({ err }, 'state directory not saved'))
+      log.info('controller stopped')
+    },
+  }
+}
+
+export type Controller = Awaited<ReturnType<typeof startController>>
+
+const DAY_MS = 86_400_000
+function openState({ stateDir, journalKeepDays, log }: ControllerOptions) {
+  return openStore(stateDir!, {
+    journalKeepMs: (journalKeepDays ?? DEFAULT_JOURNAL_KEEP_DAYS) * DAY_MS,
+    onPrune: (removed) => log.info({ removed }, 'old journal entries removed'),
+    onBroken: (err) => log.error({ err }, 'the state directory can no longer save changes'),
+  })
+}

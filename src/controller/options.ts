@@ -1,0 +1,65 @@
+// The controller's options and their defaults (the CLI's flags set them; tests pass their own).
+import type { Logger } from 'pino'
+import type { AllowedPeers } from '../auth/allow-peers.ts'
+import type { Client } from '../auth/clients.ts'
+import type { NfvStatusWords } from '../http/present.ts'
+import type { FleetSettings } from '../fleet/controller-link.ts'
+import type { RestoreMode } from '../remember/restore.ts'
+
+/** What startController is told. */
+export type ControllerOptions = {
+  host: string
+  primaryPort: number
+  secondaryPort: number
+  apiPort: number
+  commandTimeoutMs: number
+  maxReplyBytes: number
+  maxUnidentified: number
+  /** Commands allowed to wait for one process; more are refused with 503. */
+  maxQueue: number
+  /** How nfv status is worded: the spec's Running/Idle, or the process's running/idling. */
+  nfvStatus: NfvStatusWords
+  maxBodyBytes: number
+  /** How long an HTTP client may take to send its request. */
+  httpRequestTimeoutMs: number
+  /** Events kept for clients that reconnect with Last-Event-ID. */
+  eventBufferSize: number
+  /** An event-stream client this many events behind is dropped. */
+  maxPendingEventsPerClient: number
+  /** --auth-file's clients: with them, every request needs a token (see src/http/auth.ts). */
+  clients?: Client[]
+  /** GETs need no token (with `clients`). */
+  allowReadAnonymous?: boolean
+  /** The API on a unix socket too; its requests are the local administrator's. */
+  apiSocket?: { path: string; gid?: number }
+  /** Who may connect to the process ports (default: loopback and the bind address's network). */
+  allowPeers?: AllowedPeers
+  /** REST connections at once (default: from the open-files limit, see src/controller/fd-budget.ts). */
+  maxApiConnections?: number
+  /** Where the controller remembers each process's configuration and the journal (none: nothing). */
+  stateDir?: string
+  /** What to do with a process that comes back drifting from what is remembered (default on). */
+  restore?: RestoreMode
+  /** Journal entries older than this many days are removed (default 30). */
+  journalKeepDays?: number
+  /** --etcd: the fleet's etcd, this host's name and key prefix (see src/fleet/controller-link.ts). */
+  fleet?: FleetSettings
+  log: Logger
+}
+
+/** The defaults of the flags. */
+export const DEFAULTS = {
+  host: 'localhost',
+  primaryPort: 5555,
+  secondaryPort: 6666,
+  apiPort: 7777,
+  commandTimeoutMs: 5000,
+  maxReplyBytes: 4 * 1024 * 1024,
+  maxUnidentified: 256,
+  maxQueue: 64,
+  nfvStatus: 'spec',
+  maxBodyBytes: 64 * 1024,
+  httpRequestTimeoutMs: 10_000,
+  eventBufferSize: 1024,
+  maxPendingEventsPerClient: 256,
+} satisfies Omit<ControllerOptions, 'log'>

@@ -1,0 +1,112 @@
+// Runs a restore's planned steps through the app, and tells it per process: started, each step, and
+// done or failed (events, log lines, the restores counted).
+import type { Logger } from 'pino'
+import type { ProcessHandle } from '../actors/process-handle.ts'
+import { idText, type ProcessId } from '../protocol/process-id.ts'
+import type { EventHub } from '../observe/event-hub.ts'
+import type { Memory } from './memory.ts'
+import type { Plan, Refusal } from '../topology/plan.ts'
+import { processOfPath, runSteps, type Run } from '../topology/run-steps.ts'
+
+/**
+ * Sends one restore step through the app, as the principal `restore` (with the id of the request
+ * that asked for it, for POST /v1/topology/restore).
+ */
+export type RestoreDispatch = (
+  path: string,
+  init: RequestInit,
+  request: string | undefined,
+) => Response | Promise<Response>
+
+/** How a restore ended, as spp_restores_total counts it. */
+export type RestoreOutcome = 'done' | 'failed' | 'refused'
+
+type Options = {
+  memory: Memory
+  hub: EventHub
+  log: Logger
+  dispatch: RestoreDispatch
+  onOutcome: (outcome: RestoreOutcome) => void
+}
+
+/** A process as events name it: `{"kind": "vf", "client-id": 2}`. */
+export const who = ({ kind, clientId }: ProcessId) =>
+  clientId === undefined ? { kind } : { kind, 'client-id': clientId }
+
+/** Runs restores, each under an id of its own (`restore-3`) or of the request that asked for it. */
+export function restoreRunner({ memory, hub, log, dispatch, onOutcome }: Options) {
+  let count = 0
+  return {
+    /** A restore the planner refuses: nothing is sent, and it is drift (with the reason). */
+    refused(ref: ProcessId, refusal: Refusal, request?: string) {
+      memory.setDrifting(ref, true)
+      onOutcome('refused')
+      const restore = request ?? `restore-${++count}`
+      log.warn(
+        { by: 'restore', restore, process: idText(ref), refused: refusal },
+        'restore refused',
+      )
+      hub.publish('restore.failed', { ...who(ref), restore, refused: refusal })
+    },
+
+    /**
+     * Runs a plan of these processes (which hold their turns). `connection`: the connection an
+     * automatic restore is for; if it goes meanwhile, the rest is not sent (the next one is planned
+     * afresh).
+     */
+    async run(refs: ProcessId[], planned: Plan, request?: string, connection?: ProcessHandle) {
+      const restore = request ?? `restore-${++count}`
+      // Each process's steps are counted in its own restore: `3 of 7` is the vf's third step.
+      const own = new Map<string, number[]>()
+      for (const [i, step] of planned.steps.entries()) {
+        const name = processOfPath(step.path)
+        own.set(name, [...(own.get(name) ?? []), i + 1])
+      }
+      const ref = (name: string) => refs.find((r) => idText(r) === name)!
+      for (const [name, numbers] of own)
+        hub.publish('restore.started', { ...who(ref(name)), restore, total: numbers.length })
+      const result: Run = await runSteps(
+        planned.steps,
+        (step, number) => {
+          if (connection && !connection.describe().open)
+            return new Response(`${idText(connection.id)} disconnected during its restore`, {
+              status: 503,
+              headers: { 'X-Error-Code': 'PROCESS_UNAVAILABLE' },
+            })
+          const body = step.body === undefined ? undefined : JSON.stringify(step.body)
+          const headers = {
+            'Content-Type': 'application/json',
+            'X-Request-Id': `${restore}.${number}`,
+          }
+          return dispatch(step.path, { method: step.method, headers, body }, request)
+        },
+        ({ process, number: at, total: _, ...report }) => {
+          const numbers = own.get(process)!
+          const [number, total] = [numbers.indexOf(at) + 1, numbers.length]
+          hub.publish('restore.step', { ...who(ref(process)), restore, number, total, ...report })
+          const { method, path, ms } = report
+          const fields = { by: 'restore', restore, process, number, total, method, path, ms }
+          if (report.outcome === 'done') log.info(fields, 'restore step done')
+          else
+            log.warn({ ...fields, status: report.status }, `restore step failed: ${report.error}`)
+        },
+      )
+      for (const [name, numbers] of own) {
+        const total = numbers.length
+        const failed = result.failures.find((f) => processOfPath(f.path) === name)
+        memory.setDrifting(ref(name), failed !== undefined)
+        onOutcome(failed ? 'failed' : 'done')
+        const fields = { ...who(ref(name)), restore, total }
+        if (!failed) {
+          hub.publish('restore.done', { ...fields, ms: result.ms })
+          log.info({ by: 'restore', restore, process: name, total }, 'restore done')
+          continue
+        }
+        const { status, code, error } = failed
+        const number = numbers.indexOf(failed.number) + 1
+        hub.publish('restore.failed', { ...fields, number, status, code, error })
+      }
+      return result
+    },
+  }
+}
