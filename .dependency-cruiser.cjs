@@ -6,6 +6,7 @@ const LAYERS = [
   'auth',
   'state',
   'actors',
+  'requests',
   'store',
   'observe',
   'topology',

@@ -1,16 +1,15 @@
-// How a handler reaches the process its request addresses: find it once (404), read its body in
-// the grammar of its release (400), then ask it.
+// How a handler reaches the process its request addresses: find it once (404), then ask it; a
+// change goes through the table every change is asked through (src/requests/changes.ts).
 import type { HttpBindings } from '@hono/node-server'
 import type { Context } from 'hono'
-import type * as v from 'valibot'
 import { causeOf } from './record-changes.ts'
 import { askingWith, type ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
-import { PRIMARY, processId } from '../protocol/process-id.ts'
-import type { Capability, Caps } from '../protocol/release.ts'
-import { portNeeds, type PortUse } from '../protocol/tokens.ts'
-import { check, readRecord } from './validate.ts'
+import { PRIMARY, processId, type ProcessId } from '../protocol/process-id.ts'
+import { askingOf, type Change } from '../requests/change.ts'
+import { noContent } from './json.ts'
+import { readOptionalRecord } from './validate.ts'
 
 /**
  * Whether the HTTP client went away before its answer was sent. Asked only when its command is
@@ -22,52 +21,28 @@ function clientGone(c: Context): (() => boolean) | undefined {
   return () => outgoing.destroyed && !outgoing.writableFinished
 }
 
+/** The primary, or the secondary of this kind the request's `client_id` names. */
+const idOf = (c: Context, kind: ProcessKind): ProcessId =>
+  kind === 'primary' ? PRIMARY : processId(kind, Number(c.req.param('client_id')))
+
 /** Finding processes on behalf of requests: each command is caused by its request. */
 export function processesOf(registry: Registry) {
   return {
-    /** The primary, or the secondary of this kind the request's `client_id` names (404 if none). */
+    /** The process the request addresses (404 if none). */
     find(c: Context, kind: ProcessKind): ProcessHandle {
-      const id = kind === 'primary' ? PRIMARY : processId(kind, Number(c.req.param('client_id')))
-      return askingWith(registry.find(id), { cause: causeOf(c), left: clientGone(c) })
+      return askingWith(registry.find(idOf(c, kind)), { cause: causeOf(c), left: clientGone(c) })
+    },
+    /**
+     * Asks a change of the process the request addresses, with the component its path names and
+     * its body (read when the change gets to it): a 204 once the process has answered.
+     */
+    async change(c: Context, kind: ProcessKind, change: Change): Promise<Response> {
+      const options = { cause: causeOf(c), left: clientGone(c) }
+      const input = { component: c.req.param('name'), body: () => readOptionalRecord(c) }
+      await change.ask(askingOf(registry, idOf(c, kind), options), input)
+      return noContent(c)
     },
   }
 }
 
 export type Processes = ReturnType<typeof processesOf>
-
-/** A capability is possible for a process until it has shown whether it has it. */
-const possibleOf = (caps: Caps | undefined) => (cap: Capability) =>
-  !caps || !caps.settled || caps.has(cap)
-// One function per caps (a process's caps are made once per status that taught them): the body
-// schemas are cached by it, so that a request finds its grammar without working out its key.
-const possibles = new WeakMap<Caps, (cap: Capability) => boolean>()
-const unknown = possibleOf(undefined)
-const possible = (caps: Caps | undefined) => {
-  if (!caps) return unknown
-  let has = possibles.get(caps)
-  if (!has) possibles.set(caps, (has = possibleOf(caps)))
-  return has
-}
-
-/**
- * A body whose grammar depends on the process's release (memif ports, queues of phy ports): read
- * and checked against every release the process may still be, nothing sent; then, where a value
- * needs a capability the process has not shown yet, once more against its own release, after one
- * status read if it has not told (a 400 names the field either way).
- */
-export async function readFor<S extends v.GenericSchema>(
-  c: Context,
-  process: ProcessHandle,
-  schemaFor: (has: (cap: Capability) => boolean) => S,
-  ports: (body: v.InferOutput<S>) => [PortUse, string][],
-): Promise<v.InferOutput<S>> {
-  const raw = await readRecord(c)
-  const caps = process.shown() // not describe(): a whole description per request
-  const body = check(schemaFor(possible(caps)), raw)
-  if (!caps || caps.settled) return body
-  const needs = ports(body).flatMap(([use, port]) => portNeeds(use, port) ?? [])
-  if (needs.length === 0) return body
-  let known = caps
-  for (const cap of needs) known = await process.caps(cap)
-  return check(schemaFor(possible(known)), raw)
-}

@@ -1,32 +1,15 @@
 // The routes vf and mirror share: status, components and their ports, exit; with their OpenAPI rows.
 import type { GenericSchema } from 'valibot'
 import type { Command } from '../../protocol/command.ts'
-import type { componentCommands } from '../../protocol/kinds/components.ts'
-import { isClassifier } from '../../protocol/release.ts'
-import { ComponentName, type Dir, type VlanTag } from '../../protocol/tokens.ts'
-import { refuseMissingRing } from '../host-rings.ts'
+import { CHANGES } from '../../requests/changes.ts'
 import { json, noContent } from '../json.ts'
-import { readFor } from '../processes.ts'
 import type { Route } from '../route.ts'
-import type { Has, mirrorPortsBody, vfPortsBody } from '../schemas.ts'
-import { check, readJson } from '../validate.ts'
 
-/** What the shared routes send; a mirror's `portAdd` never carries a vlan. */
-type Commands<Info> = typeof componentCommands & {
-  status(): Command<Info>
-  portAdd(port: string, dir: Dir, component: string, vlan?: VlanTag): Command
-}
+/** What the shared routes send besides the changes: the status, and exit. */
+type Commands<Info> = { status(): Command<Info>; exit(): Command }
 type Rows = {
   info: GenericSchema
-  component: GenericSchema<unknown, { name: string; core: number; type: string }>
-  ports: (has?: Has) => ReturnType<typeof vfPortsBody> | ReturnType<typeof mirrorPortsBody>
   examples: { component: object; ports: object }
-}
-
-/** What a ring the primary lacks does to the process that is told to attach it. */
-const UNCREATED = {
-  vf: 'a vf that fails to create it fails every change after',
-  mirror: 'a mirror that fails to create it fails every change after',
 }
 
 /** The endpoints vf and mirror share, for one kind. */
@@ -36,6 +19,7 @@ export function componentRoutes<Info extends object>(
   schemas: Rows,
 ): Route[] {
   const path = `/v1/${kind}s/{client_id}`
+  const { start, stop, ports } = CHANGES[kind]
   return [
     {
       method: 'get',
@@ -53,20 +37,11 @@ export function componentRoutes<Info extends object>(
       method: 'post',
       path: `${path}/components`,
       summary: 'Start a component',
-      body: schemas.component,
+      body: start.body!(),
       example: schemas.examples.component,
       success: 204,
       command: true,
-      // Checked against its worker lcores before it is sent (the main lcore would hang it): the
-      // actor reads them first when they are not known yet (state/hazards.ts).
-      handle: async (c, { processes }) => {
-        const process = processes.find(c, kind)
-        const { name, core, type } = await readJson(c, schemas.component)
-        // One vocabulary for clients: either classifier word, sent as this vf's release spells it.
-        const word = isClassifier(type) ? (await process.caps('classifierWord')).word(type) : type
-        await process.ask(commands.componentStart(name, core, word))
-        return noContent(c)
-      },
+      handle: (c, { processes }) => processes.change(c, kind, start),
     },
     {
       method: 'delete',
@@ -74,34 +49,17 @@ export function componentRoutes<Info extends object>(
       summary: 'Stop a component',
       success: 204,
       command: true,
-      handle: async (c, { processes }) => {
-        const process = processes.find(c, kind)
-        await process.ask(commands.componentStop(check(ComponentName, c.req.param('name'), 'name')))
-        return noContent(c)
-      },
+      handle: (c, { processes }) => processes.change(c, kind, stop),
     },
     {
       method: 'put',
       path: `${path}/components/{name}/ports`,
       summary: 'Attach or detach a port (queues of phy ports: SPP 19.11)',
-      body: schemas.ports(),
+      body: ports.body!(),
       example: schemas.examples.ports,
       success: 204,
       command: true,
-      handle: async (c, { processes, registry }) => {
-        const process = processes.find(c, kind)
-        const name = check(ComponentName, c.req.param('name'), 'name')
-        const body = await readFor(c, process, schemas.ports, (b) => [['vfPort', b.port]])
-        if (body.action === 'attach')
-          await refuseMissingRing(c, registry, body.port, UNCREATED[kind])
-        const vlan = 'vlan' in body ? (body.vlan ?? undefined) : undefined
-        await process.ask(
-          body.action === 'attach'
-            ? commands.portAdd(body.port, body.dir, name, vlan)
-            : commands.portDel(body.port, body.dir, name),
-        )
-        return noContent(c)
-      },
+      handle: (c, { processes }) => processes.change(c, kind, ports),
     },
     {
       method: 'delete',

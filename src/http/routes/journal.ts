@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import type { JournalRecord } from '../../store/store.ts'
 import { json } from '../json.ts'
 import type { Route } from '../route.ts'
-import { check } from '../validate.ts'
+import { check } from '../../requests/check.ts'
 
 /** How many entries an answer holds unless `limit` says otherwise, and at most. */
 export const JOURNAL_LIMIT = { default: 100, max: 1000 }

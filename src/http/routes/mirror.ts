@@ -2,14 +2,11 @@
 import { MirrorInfo } from '../../protocol/bodies.ts'
 import { mirrorCommands } from '../../protocol/kinds/mirror.ts'
 import type { Route } from '../route.ts'
-import { MirrorComponentBody, mirrorPortsBody } from '../schemas.ts'
 import { componentRoutes } from './components.ts'
 
 /** The mirror endpoints: the vf's without the classifier table, and no vlan on a port. */
 export const mirrorRoutes: Route[] = componentRoutes('mirror', mirrorCommands, {
   info: MirrorInfo,
-  component: MirrorComponentBody,
-  ports: mirrorPortsBody,
   examples: {
     component: { name: 'mr1', core: 2, type: 'mirror' },
     ports: { action: 'attach', port: 'ring:1', dir: 'rx' },

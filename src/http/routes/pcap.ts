@@ -3,7 +3,7 @@ import { PcapInfo } from '../../protocol/bodies.ts'
 import { pcapCommands as pcap } from '../../protocol/kinds/pcap.ts'
 import { json, noContent } from '../json.ts'
 import type { Route } from '../route.ts'
-import { CaptureBody } from '../schemas.ts'
+import { CaptureBody } from '../../requests/schemas.ts'
 import { readJson } from '../validate.ts'
 
 const path = '/v1/pcaps/{client_id}'

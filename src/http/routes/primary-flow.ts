@@ -6,7 +6,8 @@ import { primaryCommands as primary } from '../../protocol/kinds/primary.ts'
 import { FlowBody, flowRuleWords } from '../flow-body.ts'
 import { json } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
-import { check, readJson } from '../validate.ts'
+import { check } from '../../requests/check.ts'
+import { readJson } from '../validate.ts'
 
 const Decimal = (max: number) =>
   v.pipe(

@@ -1,25 +1,16 @@
 // /v1/primary: status, clear, exit (every release); launch (18.08.2 on), ports (18.08.4 on),
 // forwarder and patches (19.08 on). A route the primary's release lacks is refused (405) before
 // its body is read.
-import type { ProcessHandle } from '../../actors/process-handle.ts'
 import { PrimaryStatus } from '../../protocol/bodies.ts'
 import { primaryCommands as primary } from '../../protocol/kinds/primary.ts'
 import type { Release } from '../../protocol/release.ts'
-import { portNeeds } from '../../protocol/tokens.ts'
-import { LaunchBody, launchTokens } from '../launch-body.ts'
+import { CHANGES } from '../../requests/changes.ts'
 import { json, noContent } from '../json.ts'
 import type { Route } from '../route.ts'
-import { ForwardBody, PrimaryPatchBody, PrimaryPortsBody } from '../schemas.ts'
-import { readJson } from '../validate.ts'
 
 const since = (release: Release) => ` (SPP ${release} and later; 405 for 18.11)`
 const refused = { 405: "The primary's release does not have it; nothing was sent" }
-
-/** 405 unless the primary takes the route; `added` is the release SPP's history adds it in. */
-async function requireRoute(process: ProcessHandle, what: string, added: Release) {
-  const caps = await process.caps('primaryRoutes')
-  caps.require('primaryRoutes', what, added)
-}
+const { forward, ports, patch, reset, launch } = CHANGES.primary
 
 /** The primary's endpoints; those of later releases answer 405 to an older primary. */
 export const primaryRoutes: Route[] = [
@@ -58,58 +49,34 @@ export const primaryRoutes: Route[] = [
     method: 'put',
     path: '/v1/primary/ports',
     summary: `Add or delete a primary port${since('18.08.4')}; pipe and memif ports from 19.11`,
-    body: PrimaryPortsBody,
+    body: ports.body!(),
     example: { action: 'add', port: 'ring:0' },
     success: 204,
     command: true,
     errors: refused,
-    handle: async (c, { processes }) => {
-      const process = processes.find(c, 'primary')
-      await requireRoute(process, 'PUT /v1/primary/ports', '18.08.4')
-      const { action, port, rx, tx } = await readJson(c, PrimaryPortsBody)
-      const need = portNeeds('primaryPort', port)
-      if (need)
-        (await process.caps(need)).require(need, `${port.slice(0, port.indexOf(':'))} ports`)
-      // Read first: what it lists now decides whether an add would corrupt it (state/hazards.ts).
-      if (action === 'add') await process.ask(primary.status())
-      const rings = rx && tx ? { rx, tx } : undefined
-      await process.ask(action === 'del' ? primary.delPort(port) : primary.addPort(port, rings))
-      return noContent(c)
-    },
+    handle: (c, { processes }) => processes.change(c, 'primary', ports),
   },
   {
     method: 'put',
     path: '/v1/primary/forward',
     summary: `Start or stop the primary's forwarder${since('19.08')}`,
-    body: ForwardBody,
+    body: forward.body!(),
     example: { action: 'start' },
     success: 204,
     command: true,
     errors: refused,
-    handle: async (c, { processes }) => {
-      const process = processes.find(c, 'primary')
-      await requireRoute(process, 'PUT /v1/primary/forward', '19.08')
-      const { action } = await readJson(c, ForwardBody)
-      await process.ask(action === 'start' ? primary.forward() : primary.stop())
-      return noContent(c)
-    },
+    handle: (c, { processes }) => processes.change(c, 'primary', forward),
   },
   {
     method: 'put',
     path: '/v1/primary/patches',
     summary: `Patch two ports in the primary${since('19.08')}`,
-    body: PrimaryPatchBody,
+    body: patch.body!(),
     example: { src: 'phy:0', dst: 'ring:0' },
     success: 204,
     command: true,
     errors: refused,
-    handle: async (c, { processes }) => {
-      const process = processes.find(c, 'primary')
-      await requireRoute(process, 'PUT /v1/primary/patches', '19.08')
-      const { src, dst } = await readJson(c, PrimaryPatchBody)
-      await process.ask(primary.patch(src, dst))
-      return noContent(c)
-    },
+    handle: (c, { processes }) => processes.change(c, 'primary', patch),
   },
   {
     method: 'delete',
@@ -118,18 +85,13 @@ export const primaryRoutes: Route[] = [
     success: 204,
     command: true,
     errors: refused,
-    handle: async (c, { processes }) => {
-      const process = processes.find(c, 'primary')
-      await requireRoute(process, 'DELETE /v1/primary/patches', '19.08')
-      await process.ask(primary.patchReset())
-      return noContent(c)
-    },
+    handle: (c, { processes }) => processes.change(c, 'primary', reset),
   },
   {
     method: 'put',
     path: '/v1/primary/launch',
     summary: `Launch a secondary process${since('18.08.2')}`,
-    body: LaunchBody,
+    body: launch.body!(),
     example: {
       client_id: 1,
       proc_name: 'spp_nfv',
@@ -139,12 +101,6 @@ export const primaryRoutes: Route[] = [
     success: 204,
     command: true,
     errors: refused,
-    handle: async (c, { processes }) => {
-      const process = processes.find(c, 'primary')
-      await requireRoute(process, 'PUT /v1/primary/launch', '18.08.2')
-      const body = await readJson(c, LaunchBody)
-      await process.ask(primary.launch(launchTokens(body)))
-      return noContent(c)
-    },
+    handle: (c, { processes }) => processes.change(c, 'primary', launch),
   },
 ]

@@ -13,7 +13,8 @@ import { parseId } from '../../protocol/process-id.ts'
 import { ifMatchHolds } from '../../topology/etag.ts'
 import { noContent } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
-import { check, readOptionalRecord } from '../validate.ts'
+import { check } from '../../requests/check.ts'
+import { readOptionalRecord } from '../validate.ts'
 import { Applied, Plan } from './topology.ts'
 
 const memoryOf = ({ memory }: Deps): Memory => {

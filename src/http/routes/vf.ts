@@ -1,18 +1,16 @@
 // /v1/vfs/{client_id}: status, components, ports with vlan, the classifier table, exit.
 import { VfInfo } from '../../protocol/bodies.ts'
 import { vfCommands } from '../../protocol/kinds/vf.ts'
-import { noContent } from '../json.ts'
+import { CHANGES } from '../../requests/changes.ts'
 import type { Route } from '../route.ts'
-import { ClassifierBody, VfComponentBody, vfPortsBody } from '../schemas.ts'
-import { readJson } from '../validate.ts'
 import { componentRoutes } from './components.ts'
+
+const { classifier } = CHANGES.vf
 
 /** The vf endpoints: those it shares with the mirror, and its classifier table. */
 export const vfRoutes: Route[] = [
   ...componentRoutes('vf', vfCommands, {
     info: VfInfo,
-    component: VfComponentBody,
-    ports: vfPortsBody,
     examples: {
       component: { name: 'fwd1', core: 2, type: 'forward' },
       ports: {
@@ -27,16 +25,10 @@ export const vfRoutes: Route[] = [
     method: 'put',
     path: '/v1/vfs/{client_id}/classifier_table',
     summary: 'Add or delete a classifier entry',
-    body: ClassifierBody,
+    body: classifier.body!(),
     example: { action: 'add', type: 'mac', mac_address: 'FA:16:3E:7D:CC:35', port: 'ring:0' },
     success: 204,
     command: true,
-    handle: async (c, { processes }) => {
-      const process = processes.find(c, 'vf')
-      const body = await readJson(c, ClassifierBody)
-      const vlan = body.type === 'vlan' ? body.vlan : undefined
-      await process.ask(vfCommands.classifierTable(body.action, body.mac_address, body.port, vlan))
-      return noContent(c)
-    },
+    handle: (c, { processes }) => processes.change(c, 'vf', classifier),
   },
 ]

@@ -1,4 +1,4 @@
-// The request bodies of the process routes, built on protocol/tokens.ts: each value one safe token.
+// The request bodies of the process changes, built on protocol/tokens.ts: each value one safe token.
 import * as v from 'valibot'
 import { CAPABILITIES, CLASSIFIER_WORDS, type Capability } from '../protocol/release.ts'
 import {
