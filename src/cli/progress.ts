@@ -1,6 +1,6 @@
 // `spp-ctl topology apply`'s progress: one line per step from the event stream, a bar on a terminal.
 import { randomBytes } from 'node:crypto'
-import type { Plan } from '../topology/plan.ts'
+import type { ShownPlan } from '../topology/plan.ts'
 import type { StreamEvent } from './sse-client.ts'
 
 /** Where the CLI reads and writes (process, or a test's fake). */
@@ -34,7 +34,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 /** Applies, showing each step as its event arrives; resolves with the exit status. */
 export async function showProgress(
   io: Io,
-  plan: Plan,
+  plan: ShownPlan,
   start: StartApply,
   command = 'spp-ctl topology',
 ): Promise<number> {

@@ -3,7 +3,7 @@
 import type { Registry } from '../actors/registry.ts'
 import { idText, PRIMARY, type ProcessId } from '../protocol/process-id.ts'
 import type { ProcessKey, RememberedConfig, RememberedDocument } from '../store/store.ts'
-import { plan, type PlanResult } from '../topology/plan.ts'
+import { plan, shownPlan, type PlanResult, type ShownPlan } from '../topology/plan.ts'
 import { desiredOf, documentOf, entriesOf, idOfKey, infoOf } from '../topology/process-config.ts'
 import type { TopologyDocument } from '../topology/read-topology.ts'
 
@@ -36,7 +36,7 @@ export const driftOf = (registry: Registry, key: ProcessKey, config: RememberedC
 /** Whether a process's view matches its remembered configuration (a refusal does not). */
 export const inSync = (drift: Drift) => drift.ok && drift.plan.steps.length === 0
 
-type Report = { steps: unknown[]; summary: object } | { refused: { field: string; reason: string } }
+type Report = ShownPlan | { refused: { field: string; reason: string } }
 /** GET /v1/topology/drift: per remembered process, in the remembered document's shape. */
 export type DriftDocument = {
   primary?: Report
@@ -50,7 +50,7 @@ export function driftDocument(registry: Registry, remembered: RememberedDocument
   const out: DriftDocument = { nfvs: {}, vfs: {}, mirrors: {} }
   for (const [key, config] of entriesOf(remembered)) {
     const drift = driftOf(registry, key, config)
-    const report: Report = drift.ok ? drift.plan : { refused: drift.refusal }
+    const report: Report = drift.ok ? shownPlan(drift.plan) : { refused: drift.refusal }
     if (key.section === 'primary') out.primary = report
     else out[key.section][String(key.clientId)] = report
   }

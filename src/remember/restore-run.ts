@@ -6,7 +6,7 @@ import { idText, type ProcessId } from '../protocol/process-id.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Memory } from './memory.ts'
 import type { Plan, Refusal } from '../topology/plan.ts'
-import { processOfPath, runSteps, type Run } from '../topology/run-steps.ts'
+import { runSteps, type Run } from '../topology/run-steps.ts'
 
 /**
  * Sends one restore step through the app, as the principal `restore` (with the id of the request
@@ -59,7 +59,7 @@ export function restoreRunner({ memory, hub, log, dispatch, onOutcome }: Options
       // Each process's steps are counted in its own restore: `3 of 7` is the vf's third step.
       const own = new Map<string, number[]>()
       for (const [i, step] of planned.steps.entries()) {
-        const name = processOfPath(step.path)
+        const name = idText(step.process)
         own.set(name, [...(own.get(name) ?? []), i + 1])
       }
       const ref = (name: string) => refs.find((r) => idText(r) === name)!
@@ -93,7 +93,7 @@ export function restoreRunner({ memory, hub, log, dispatch, onOutcome }: Options
       )
       for (const [name, numbers] of own) {
         const total = numbers.length
-        const failed = result.failures.find((f) => processOfPath(f.path) === name)
+        const failed = result.failures.find((f) => idText(f.process) === name)
         memory.setDrifting(ref(name), failed !== undefined)
         onOutcome(failed ? 'failed' : 'done')
         const fields = { ...who(ref(name)), restore, total }

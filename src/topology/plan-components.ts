@@ -10,6 +10,7 @@ import {
   type Entry,
   type PortUse,
 } from './normalize.ts'
+import { processId, type ProcessId } from '../protocol/process-id.ts'
 import { wire } from '../protocol/tokens.ts'
 import type { Context, Phased, Step } from './steps.ts'
 import { checkComponents, checkClassifier } from './check-components.ts'
@@ -26,6 +27,7 @@ export function planComponents(
   field: string,
 ): Phased[] {
   const base = `/v1/${kind}s/${id}`
+  const process = processId(kind, Number(id))
   const out: Phased[] = []
   const add = (phase: number, step: Step) => out.push({ phase, step })
   const was = componentsOf(live.components)
@@ -54,7 +56,16 @@ export function planComponents(
         entries.find((e) => e.port === entry.port),
       )
     )
-      add(1, classifier(base, 'del', entry, `the entry on ${entry.port} is not wanted as it is`))
+      add(
+        1,
+        classifier(
+          process,
+          base,
+          'del',
+          entry,
+          `the entry on ${entry.port} is not wanted as it is`,
+        ),
+      )
 
   for (const c of was) {
     if (stays(c)) {
@@ -62,7 +73,17 @@ export function planComponents(
       for (const dir of ['rx', 'tx'] as const)
         for (const use of c[dir])
           if (!w[dir].some((u) => useText(u) === useText(use)))
-            add(2, detach(base, c.name, dir, use, `${c.name} ${dir} ${useText(use)} is not wanted`))
+            add(
+              2,
+              detach(
+                process,
+                base,
+                c.name,
+                dir,
+                use,
+                `${c.name} ${dir} ${useText(use)} is not wanted`,
+              ),
+            )
       continue
     }
     const w = want.find((x) => x.name === c.name)
@@ -70,12 +91,15 @@ export function planComponents(
       ? `${c.name} changes from ${c.type} on core ${c.core} to ${w.type} on core ${w.core}`
       : `${c.name} is not wanted`
     for (const dir of ['rx', 'tx'] as const)
-      for (const use of c[dir]) add(3, detach(base, c.name, dir, use, `before stopping: ${why}`))
+      for (const use of c[dir])
+        add(3, detach(process, base, c.name, dir, use, `before stopping: ${why}`))
     add(3, {
       method: 'DELETE',
       path: `${base}/components/${c.name}`,
       action: 'component.stop',
       why: `stop ${c.name}: ${why}`,
+      process,
+      component: c.name,
     })
   }
   for (const w of want) {
@@ -88,11 +112,12 @@ export function planComponents(
         body: { name: w.name, core: w.core, type: w.type },
         action: 'component.start',
         why: `start ${w.name} (${w.type} on core ${w.core})`,
+        process,
       })
     for (const dir of ['tx', 'rx'] as const)
       for (const use of w[dir])
         if (!kept?.[dir].some((u) => useText(u) === useText(use)))
-          add(8, attach(kind, base, w.name, dir, use))
+          add(8, attach(process, base, w.name, dir, use))
   }
   for (const entry of entries)
     if (
@@ -101,34 +126,51 @@ export function planComponents(
         liveEntries.find((e) => e.port === entry.port),
       )
     )
-      add(9, classifier(base, 'add', entry))
+      add(9, classifier(process, base, 'add', entry))
   return out
 }
 
 const sameComponent = (a: Component, b: Component) =>
   a.name === b.name && a.core === b.core && a.type === b.type
 
-const detach = (base: string, name: string, dir: Dir, use: PortUse, why: string): Step => ({
+const detach = (
+  process: ProcessId,
+  base: string,
+  name: string,
+  dir: Dir,
+  use: PortUse,
+  why: string,
+): Step => ({
   method: 'PUT',
   path: `${base}/components/${name}/ports`,
   body: { action: 'detach', port: wire(use.port), dir },
   action: 'port.detach',
   why: `detach ${use.port} ${dir} from ${name}: ${why}`,
+  process,
+  component: name,
 })
 
-function attach(kind: string, base: string, name: string, dir: Dir, use: PortUse): Step {
+function attach(process: ProcessId, base: string, name: string, dir: Dir, use: PortUse): Step {
   const body: Record<string, unknown> = { action: 'attach', port: wire(use.port), dir }
-  if (kind === 'vf' && use.vlan) body.vlan = use.vlan
+  if (process.kind === 'vf' && use.vlan) body.vlan = use.vlan
   return {
     method: 'PUT',
     path: `${base}/components/${name}/ports`,
     body,
     action: 'port.attach',
     why: `attach ${useText(use)} ${dir} to ${name}`,
+    process,
+    component: name,
   }
 }
 
-function classifier(base: string, action: 'add' | 'del', e: Entry, why?: string): Step {
+function classifier(
+  process: ProcessId,
+  base: string,
+  action: 'add' | 'del',
+  e: Entry,
+  why?: string,
+): Step {
   const body: Record<string, unknown> =
     e.vid === UNTAGGED
       ? { action, type: 'mac', mac_address: e.mac, port: e.port }
@@ -140,5 +182,6 @@ function classifier(base: string, action: 'add' | 'del', e: Entry, why?: string)
     body,
     action: `classifier.${action}`,
     why: `${action === 'add' ? 'add' : 'delete'} classifier entry ${shown} -> ${e.port}${why ? `: ${why}` : ''}`,
+    process,
   }
 }

@@ -1,6 +1,7 @@
 // A forwarder's part of a plan: ports, patches and Running/Idle, in the order a real one accepts.
 // An nfv and a 2020 primary forward alike (spp-protocol-2020 §4.5), so both are planned here.
 import type { NfvStatus } from '../protocol/bodies.ts'
+import type { ProcessId } from '../protocol/process-id.ts'
 import type { Capability } from '../protocol/release.ts'
 import { PORT_USES, portNeeds, portParts, wire, type PortUse } from '../protocol/tokens.ts'
 import { Refused, type Context, type Phased, type Step } from './steps.ts'
@@ -18,6 +19,8 @@ export type Forwarder = {
   field: string
   /** Its name in a reason or a step's `why`, e.g. `nfv 1`. */
   who: string
+  /** The process it is. */
+  process: ProcessId
   /** The path its `/ports`, `/patches` and `/forward` routes hang from. */
   base: string
   /** The port types it adds and deletes; it has the others (phy, tap) from its start, or never. */
@@ -113,6 +116,7 @@ export function planForwarder(f: Forwarder, live: ForwarderState, want: Forwarde
       path: `${f.base}/patches`,
       action: 'patches.reset',
       why: `reset the patches of ${f.who}: the set of patches changes (there is no single-patch delete)`,
+      process: f.process,
     })
   for (const port of want.removed) add(6, portStep(f, 'del', port, 'not wanted'))
   for (const port of replaced) add(6, portStep(f, 'del', port, 'to add it again as wanted'))
@@ -125,6 +129,7 @@ export function planForwarder(f: Forwarder, live: ForwarderState, want: Forwarde
         body: { src: wire(src), dst: wire(dst) },
         action: 'patch.set',
         why: `patch ${src} -> ${dst} on ${f.who}`,
+        process: f.process,
       })
   // `del` stops forwarding even when the status was Idle before: restart whenever Running is wanted.
   if (want.status === 'Running' && (!running || stops))
@@ -138,6 +143,7 @@ const forward = (f: Forwarder, action: 'start' | 'stop', why: string): Step => (
   body: { action },
   action: `forward.${action}`,
   why,
+  process: f.process,
 })
 
 function portStep(f: Forwarder, action: 'add' | 'del', port: string, reason?: string): Step {
@@ -153,5 +159,6 @@ function portStep(f: Forwarder, action: 'add' | 'del', port: string, reason?: st
     body: { action, port, ...extra },
     action: `port.${action}`,
     why,
+    process: f.process,
   }
 }

@@ -1,5 +1,6 @@
 // The nfv part of a plan: its forwarder (ports, patches, Running/Idle), as plan-forwarder plans it.
 import type { NfvInfo } from '../protocol/bodies.ts'
+import { processId } from '../protocol/process-id.ts'
 import type { DesiredNfv } from './document.ts'
 import { planForwarder, wantedForwarder, type Forwarder } from './plan-forwarder.ts'
 import type { Context, Phased } from './steps.ts'
@@ -8,6 +9,7 @@ import type { Context, Phased } from './steps.ts'
 const nfvForwarder = (id: string): Forwarder => ({
   field: `nfvs.${id}`,
   who: `nfv ${id}`,
+  process: processId('nfv', Number(id)),
   base: `/v1/nfvs/${id}`,
   use: 'nfvPort',
   addPhase: 10,

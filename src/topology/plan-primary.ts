@@ -1,5 +1,6 @@
 // The 2020 primary's part of a plan: its forwarder, planned as an nfv's, and its pipes; what it
 // creates (ring and pipe ports) is added before any secondary builds on it.
+import { PRIMARY } from '../protocol/process-id.ts'
 import type { DesiredPrimary } from './desired-primary.ts'
 import { planForwarder, wantedForwarder, type Forwarder } from './plan-forwarder.ts'
 import { isStatus, readPrimary, type Pipe } from './primary-forwarder.ts'
@@ -89,6 +90,7 @@ export function wantedPrimary(
   const f: Forwarder = {
     field: FIELD,
     who: 'the primary',
+    process: PRIMARY,
     base: '/v1/primary',
     use: 'primaryPort',
     addPhase: PRIMARY_BUILD,

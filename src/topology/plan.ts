@@ -7,7 +7,8 @@ import { planPrimary, plansPrimary } from './plan-primary.ts'
 import type { TopologyDocument, Unreadable } from './read-topology.ts'
 import { Refused, type Context, type Phased, type PlanResult } from './steps.ts'
 
-export type { Plan, PlanResult, Refusal, Step } from './steps.ts'
+export type { Plan, PlanResult, Refusal, Shown, ShownPlan, Step } from './steps.ts'
+export { shownPlan, shownStep } from './steps.ts'
 
 const isUnreadable = (state: object): state is Unreadable => 'error' in state
 

@@ -1,5 +1,6 @@
 // Runs a plan's steps (apply, restore): processes in parallel, each one's steps in order, and tear
 // down everywhere before building up anywhere.
+import { idText } from '../protocol/process-id.ts'
 import type { Step } from './steps.ts'
 
 /** A step as the runner numbers it: its place in the plan, counted from 1. */
@@ -20,14 +21,6 @@ export type StepReport = Pick<Numbered, 'number' | 'method' | 'path' | 'why'> & 
 /** Sends one step (through the app, so it is checked like a client's request). */
 export type SendStep = (step: Step, number: number) => Response | Promise<Response>
 
-const SECTION = /^\/v1\/(nfv|vf|mirror|pcap)s\/(\d+)(?:\/|$)/
-/** The process a step addresses: `vf:2`, `primary`, as the journal and the metrics name them. */
-export function processOfPath(path: string): string {
-  const match = SECTION.exec(path)
-  if (match) return `${match[1]}:${match[2]}`
-  return path.startsWith('/v1/primary') ? 'primary' : path
-}
-
 /** The actions that take something away (design note, phases 1-6): run before any build-up. */
 const TEAR_DOWN = new Set([
   'classifier.del',
@@ -44,7 +37,7 @@ const TEAR_DOWN = new Set([
  * planner orders every process's steps by phase, so each process meets its stages in order.
  */
 export const stageOf = (step: Step): number =>
-  processOfPath(step.path) === 'primary' ? 1 : TEAR_DOWN.has(step.action) ? 0 : 2
+  step.process.kind === 'primary' ? 1 : TEAR_DOWN.has(step.action) ? 0 : 2
 
 /**
  * Runs the steps stage by stage; within a stage, each process's steps in order, the processes in
@@ -65,7 +58,7 @@ export async function runSteps(
     const queues = new Map<string, Numbered[]>()
     for (const step of numbered) {
       if (stageOf(step) !== stage) continue
-      const process = processOfPath(step.path)
+      const process = idText(step.process)
       queues.set(process, [...(queues.get(process) ?? []), step])
     }
     const one = async (process: string, step: Numbered) => {

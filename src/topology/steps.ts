@@ -1,6 +1,11 @@
 // The pieces a plan is made of, shared by the per-process planners.
+import type { ProcessId } from '../protocol/process-id.ts'
 
-/** One request of this REST API, with the reason it is in the plan. */
+/**
+ * One change asked of one process, with the reason it is in the plan: its process, its action and
+ * body (with the process's kind, its entry of src/requests/changes.ts, which checks and sends it
+ * as it would a client's request), and the REST request that asks the same (shown, never sent).
+ */
 export type Step = {
   method: 'POST' | 'PUT' | 'DELETE'
   path: string
@@ -8,6 +13,17 @@ export type Step = {
   /** What the step does, as counted in the summary (`component.start`, `port.attach`, ...). */
   action: string
   why: string
+  process: ProcessId
+  /** The component a stop, an attach or a detach is about (its path's `{name}`). */
+  component?: string
+}
+
+/** A step as answers show it: the REST request that does the same (it names the process), and why. */
+export type Shown<T extends Step = Step> = Omit<T, 'process' | 'component'>
+/** The step as answers show it. */
+export function shownStep<T extends Step>(step: T): Shown<T> {
+  const { process: _, component: __, ...shown } = step
+  return shown
 }
 /** A step and its place in the design note's order (1 tear down ... 11 start forwarding). */
 export type Phased = { phase: number; step: Step }
@@ -15,6 +31,12 @@ export type Phased = { phase: number; step: Step }
 export const PRIMARY_BUILD = 6.5
 /** The steps in order, and how many of each `action`. */
 export type Plan = { steps: Step[]; summary: Record<string, number> }
+/** A plan as answers show it (POST /v1/topology/plan, GET /v1/topology/drift). */
+export type ShownPlan = { steps: Shown[]; summary: Record<string, number> }
+export const shownPlan = ({ steps, summary }: Plan): ShownPlan => ({
+  steps: steps.map(shownStep),
+  summary,
+})
 /** A desired state a process would refuse: the document's field and why. */
 export type Refusal = { field: string; reason: string }
 /** What the planner answers. */

@@ -2,10 +2,10 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { showProgress, type StartApply } from '../../src/cli/progress.ts'
-import type { Step } from '../../src/topology/plan.ts'
+import type { Shown } from '../../src/topology/plan.ts'
 import type { StreamEvent } from '../../src/cli/sse-client.ts'
 
-const step = (why: string): Step => ({
+const step = (why: string): Shown => ({
   method: 'PUT',
   path: '/v1/nfvs/1/ports',
   action: 'port.add',

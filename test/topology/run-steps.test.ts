@@ -2,14 +2,17 @@
 // tear-down everywhere before build-up anywhere, a failure stopping only its own process.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { processOfPath, runSteps, type StepReport } from '../../src/topology/run-steps.ts'
+import { idPath, parseId } from '../../src/protocol/process-id.ts'
+import { runSteps, type StepReport } from '../../src/topology/run-steps.ts'
 import type { Step } from '../../src/topology/steps.ts'
 
-const step = (path: string, action: string): Step => ({
+/** A step of `action` asked of `process` (`vf:2`); its path (shown, never read) is `path`. */
+const step = (process: string, action: string, path = idPath(parseId(process)!)): Step => ({
   method: 'PUT',
   path,
   action,
-  why: `${action} on ${path}`,
+  why: `${action} on ${process}`,
+  process: parseId(process)!,
 })
 
 /** A send whose answers the test gives, one step at a time: `sent` lists what is in flight. */
@@ -41,10 +44,10 @@ function controlledSend() {
 
 test('each process in order, the processes side by side; reports per step', async () => {
   const steps = [
-    step('/v1/vfs/2/components', 'component.start'),
-    step('/v1/vfs/2/components/a/ports', 'port.attach'),
-    step('/v1/nfvs/1/ports', 'port.add'),
-    step('/v1/nfvs/1/forward', 'forward.start'),
+    step('vf:2', 'component.start'),
+    step('vf:2', 'port.attach'),
+    step('nfv:1', 'port.add'),
+    step('nfv:1', 'forward.start'),
   ]
   const c = controlledSend()
   const reports: StepReport[] = []
@@ -77,12 +80,12 @@ test('each process in order, the processes side by side; reports per step', asyn
 
 test('a failed step skips the rest of its process only; every failure is named', async () => {
   const steps = [
-    step('/v1/vfs/2/components', 'component.start'),
-    step('/v1/vfs/2/components/a/ports', 'port.attach'),
-    step('/v1/vfs/2/components/a/ports', 'port.attach'),
-    step('/v1/mirrors/3/components', 'component.start'),
-    step('/v1/nfvs/1/ports', 'port.add'),
-    step('/v1/nfvs/1/forward', 'forward.start'),
+    step('vf:2', 'component.start'),
+    step('vf:2', 'port.attach'),
+    step('vf:2', 'port.attach'),
+    step('mirror:3', 'component.start'),
+    step('nfv:1', 'port.add'),
+    step('nfv:1', 'forward.start'),
   ]
   const c = controlledSend()
   const run = runSteps(steps, c.send, () => {})
@@ -115,9 +118,9 @@ test('a failed step skips the rest of its process only; every failure is named',
 
 test('tear-down everywhere first: a ring moves from one vf to another only once it is free', async () => {
   const steps = [
-    step('/v1/vfs/2/components/a/ports', 'port.detach'),
-    step('/v1/vfs/3/components', 'component.start'),
-    step('/v1/vfs/3/components/b/ports', 'port.attach'),
+    step('vf:2', 'port.detach'),
+    step('vf:3', 'component.start'),
+    step('vf:3', 'port.attach'),
   ]
   const c = controlledSend()
   const run = runSteps(steps, c.send, () => {})
@@ -132,7 +135,7 @@ test('tear-down everywhere first: a ring moves from one vf to another only once 
 })
 
 test('a send that throws is a failed step (500 INTERNAL), not a runner that throws', async () => {
-  const steps = [step('/v1/nfvs/1/ports', 'port.add')]
+  const steps = [step('nfv:1', 'port.add')]
   const run = await runSteps(
     steps,
     () => {
@@ -146,10 +149,24 @@ test('a send that throws is a failed step (500 INTERNAL), not a runner that thro
   )
 })
 
-test('steps name their process', () => {
-  assert.is(processOfPath('/v1/vfs/2/components/a/ports'), 'vf:2')
-  assert.is(processOfPath('/v1/nfvs/10'), 'nfv:10')
-  assert.is(processOfPath('/v1/primary/ports'), 'primary')
+test("a step's queue and stage are its process's, whatever its path shows", async () => {
+  const steps = [step('vf:2', 'port.attach', '/v1/x'), step('primary', 'port.add', '/v1/x')]
+  const c = controlledSend()
+  const reports: StepReport[] = []
+  const run = runSteps(steps, c.send, (r) => reports.push(r))
+  await c.until(2)
+  assert.equal(c.sent, [2]) // the primary builds before any secondary does
+  c.answer(2)
+  await c.until(1)
+  c.answer(1)
+  assert.is((await run).done.length, 2)
+  assert.equal(
+    reports.map((r) => [r.number, r.process]),
+    [
+      [2, 'primary'],
+      [1, 'vf:2'],
+    ],
+  )
 })
 
 test.run()

@@ -1,9 +1,9 @@
 // `fleet apply --all`'s progress: one line per host, redrawn in place on a terminal.
-import type { Plan } from '../../topology/plan.ts'
+import type { ShownPlan } from '../../topology/plan.ts'
 import type { Io } from '../progress.ts'
 import type { Followed } from './follow.ts'
 
-type Host = { host: string; plan: Plan }
+type Host = { host: string; plan: ShownPlan }
 
 /** One host's line: where it is, or how it ended. */
 function lineOf({ host, plan }: Host, width: number, report: Followed | undefined): string {

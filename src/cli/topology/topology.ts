@@ -7,7 +7,7 @@ import { configurationOf } from '../../topology/configuration.ts'
 import { parseDesired, type DesiredDocument } from '../../topology/document.ts'
 import { renderDiff } from './diff.ts'
 import { showProgress, type Io } from '../progress.ts'
-import type { Plan } from '../../topology/plan.ts'
+import type { ShownPlan } from '../../topology/plan.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { openEventStream } from '../sse-client.ts'
 
@@ -67,7 +67,7 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
     if (values.file === undefined) throw new CliError(`${command} needs -f FILE (- for stdin)`)
     const desired = await readDocument(values.file, io)
     const { body: live } = await request<TopologyDocument>('GET', '/v1/topology')
-    const planned = await request<Plan>('POST', '/v1/topology/plan', desired)
+    const planned = await request<ShownPlan>('POST', '/v1/topology/plan', desired)
     const { steps } = planned.body
     // the controller took the document: parsed here as it parsed it (a primary's running -> Running)
     io.stdout.write(describePlan(live, parseDesired(desired), planned.body))
@@ -165,7 +165,11 @@ async function send<T>(
 }
 
 /** The diff per process, then the numbered steps and their summary. */
-export function describePlan(live: TopologyDocument, desired: DesiredDocument, plan: Plan): string {
+export function describePlan(
+  live: TopologyDocument,
+  desired: DesiredDocument,
+  plan: ShownPlan,
+): string {
   if (plan.steps.length === 0) return 'No changes: the live topology already matches.\n'
   const lines = ['Changes:', ...renderDiff(live, desired).map((line) => `  ${line}`), '']
   lines.push(`Steps (${plan.steps.length}):`)

@@ -11,6 +11,7 @@ import type { Memory } from '../../remember/memory.ts'
 import { entriesOf, idOfKey, storeKey } from '../../topology/process-config.ts'
 import { parseId } from '../../protocol/process-id.ts'
 import { ifMatchHolds } from '../../topology/etag.ts'
+import { shownStep } from '../../topology/plan.ts'
 import { noContent } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
@@ -141,8 +142,14 @@ export const rememberRoutes: Route[] = [
         )
       const { done, failures, skipped, summary, refused, ms } = result
       const [failed] = failures
-      if (!failed) return c.json({ done, summary, refused, ms })
-      const body = { failed, failures, done, skipped, refused }
+      if (!failed) return c.json({ done: done.map(shownStep), summary, refused, ms })
+      const body = {
+        failed: shownStep(failed),
+        failures: failures.map(shownStep),
+        done: done.map(shownStep),
+        skipped: skipped.map(shownStep),
+        refused,
+      }
       return c.json(body, failed.status as ContentfulStatusCode)
     },
   },

@@ -5,6 +5,7 @@ import * as v from 'valibot'
 import { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../../protocol/bodies.ts'
 import { DesiredDocument, parseDesired } from '../../topology/document.ts'
 import { topologyEtag } from '../../topology/etag.ts'
+import { shownPlan, shownStep } from '../../topology/plan.ts'
 import { readTopology } from '../../topology/read-topology.ts'
 import type { Route } from '../route.ts'
 import { causeOf } from '../record-changes.ts'
@@ -63,7 +64,7 @@ export const topologyRoutes: Route[] = [
     handle: async (c, { applier }) => {
       const { etag, plan } = await applier.plan(await desiredOf(c), c.get('requestId'))
       c.header('ETag', etag)
-      return c.json(plan)
+      return c.json(shownPlan(plan))
     },
   },
   {
@@ -84,10 +85,17 @@ export const topologyRoutes: Route[] = [
       const desired = await desiredOf(c)
       const result = await applier.apply(desired, c.get('requestId'), c.req.header('If-Match'))
       if ('failed' in result) {
-        const { status, ...body } = result
+        const { status, failed, failures, done, skipped } = result
+        const body = {
+          failed: shownStep(failed),
+          failures: failures.map(shownStep),
+          done: done.map(shownStep),
+          skipped: skipped.map(shownStep),
+        }
         return c.json(body, status as ContentfulStatusCode)
       }
-      return c.json(result)
+      const { done, summary, ms } = result
+      return c.json({ done: done.map(shownStep), summary, ms })
     },
   },
 ]
