@@ -11,10 +11,11 @@ import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
 import { createApplier } from '../topology/apply.ts'
+import { stepSender, type JournaledRequest } from '../topology/send-step.ts'
 import { Memory } from '../remember/memory.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
-import { notFound, onError } from './errors.ts'
+import { notFound, onError, STATUS } from './errors.ts'
 import { bodilessHeads } from './json.ts'
 import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
@@ -93,23 +94,28 @@ export function createApp(options: AppOptions) {
   // Every change is remembered, and journaled, before its answer goes out.
   const { remember } = options
   const memory = remember && new Memory(remember.store, registry, log)
-  app.use(
-    recordChanges({
-      ledger: new ChangeLedger(registry),
-      memory,
-      onJournaled: ({ by, requestId, method, path, status }) =>
-        hub.publish('journal.entry', { by, request_id: requestId, method, path, status }),
-    }),
-  )
-  // Plan/apply steps go through the app itself, so each is checked like a client's request; an
-  // apply plans once the restores under way are over.
+  const ledger = new ChangeLedger(registry)
+  const onJournaled = ({ by, requestId, method, path, status }: JournaledRequest) =>
+    hub.publish('journal.entry', { by, request_id: requestId, method, path, status })
+  app.use(recordChanges({ ledger, memory, onJournaled }))
+  // Apply and restore steps are asked through the processes' handles with the routes' table and
+  // checks, and remembered as a request's changes are.
+  const send = stepSender({
+    registry,
+    ledger,
+    statusOf: (code) => STATUS[code],
+    log,
+    remember: memory && ((changes, step, restoring) => memory.record(changes, [], step, restoring)),
+    onJournaled,
+  })
+  // An apply plans once the restores under way are over.
   const applier = createApplier({
     registry,
     hub,
-    dispatch: (path, init) => app.request(path, init),
+    log,
+    send,
     settled: async () => memory?.settled(),
   })
-  // So do a restore's, as the principal `restore` (with the id of a POST that asked for it).
   const restorer =
     remember &&
     startRestorer({
@@ -119,8 +125,7 @@ export function createApp(options: AppOptions) {
       log,
       mode: remember.mode,
       onOutcome: remember.onRestore,
-      dispatch: (path, init, request) =>
-        app.request(path, init, { principal: { kind: 'restore', request } }),
+      send,
     })
   const deps = {
     registry,

@@ -4,12 +4,13 @@ import type { Context, MiddlewareHandler } from 'hono'
 import { findClient, type AuthRefusal, type Client, type Scope } from '../auth/clients.ts'
 import { ControllerError } from '../protocol/errors.ts'
 
-/** Who made a request: what the journal records and the request's log line shows. */
+/**
+ * Who made a request: what the journal records and the request's log line shows. (An apply's and
+ * a restore's steps are no requests: they are journaled as `apply ID` and `restore`.)
+ */
 export type Principal =
   | { kind: 'token'; name: string; scope: Scope }
   | { kind: 'local' } // over --api-socket: the host's administrator
-  | { kind: 'apply'; apply: string } // a step of the apply with this request id
-  | { kind: 'restore'; request?: string } // a restore's step: on reconnection, or POST .../restore
   | { kind: 'anonymous'; peer: string }
 
 declare module 'hono' {
@@ -19,19 +20,14 @@ declare module 'hono' {
   }
 }
 
-/** A principal in one word or two: `ops`, `local`, `apply 4k2j-7`, `restore`, `anonymous 10.0.0.9:51234`. */
+/** A principal in one word or two: `ops`, `local`, `anonymous 10.0.0.9:51234`. */
 export function describePrincipal(p: Principal): string {
   if (p.kind === 'token') return p.name
-  if (p.kind === 'local') return 'local'
-  if (p.kind === 'restore') return p.request === undefined ? 'restore' : `restore ${p.request}`
-  return p.kind === 'apply' ? `apply ${p.apply}` : `anonymous ${p.peer}`
+  return p.kind === 'local' ? 'local' : `anonymous ${p.peer}`
 }
 
-/**
- * What the node server under the app passes: the unix socket's server adds `local`; a request the
- * controller sends itself (`app.request`) may name its principal (a restore does).
- */
-export type ServerBindings = Partial<HttpBindings> & { local?: boolean; principal?: Principal }
+/** What the node server under the app passes: the unix socket's server adds `local`. */
+export type ServerBindings = Partial<HttpBindings> & { local?: boolean }
 
 export type AuthenticateOptions = {
   /** The clients of --auth-file; without it, every request is served (as SPP's controller did). */
@@ -50,8 +46,8 @@ const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i
  * Sets `principal` on every request and, with clients, refuses (401, 403) one whose token is
  * missing, unknown or of too small a scope, before any route runs: nothing reaches a process.
  * GET and HEAD need `read`; every other method `write`. Requests on the unix socket are the
- * local administrator's; a request without a node socket under it is a step the applier sends
- * through the app (`app.request`), already authorised as the apply it belongs to.
+ * local administrator's. A request with no node socket under it (a test's `app.request`) is
+ * checked as any other, from its own headers.
  */
 export function authenticate(options: AuthenticateOptions) {
   const { clients, allowReadAnonymous, publicPaths, onRefused } = options
@@ -64,18 +60,17 @@ export function authenticate(options: AuthenticateOptions) {
   // its microtasks, per request); a refusal thrown here is caught by hono's compose as one thrown later.
   return function authenticateRequest(c: Context, next: () => Promise<void>): Promise<void> {
     const node = c.env as ServerBindings | undefined
-    const socket = node?.incoming?.socket
-    if (!node?.incoming) {
-      const apply = c.get('requestId').replace(/\.\d+$/, '')
-      c.set('principal', node?.principal ?? { kind: 'apply', apply })
-    } else if (node.local) {
+    const incoming = node?.incoming
+    if (node?.local) {
       c.set('principal', { kind: 'local' })
     } else {
-      const peer = `${socket?.remoteAddress}:${socket?.remotePort}`
+      const socket = incoming?.socket
+      const peer = socket ? `${socket.remoteAddress}:${socket.remotePort}` : 'in-process'
       c.set('principal', { kind: 'anonymous', peer })
       const reading = c.req.method === 'GET' || c.req.method === 'HEAD'
       if (clients && !(reading && open.has(c.req.path))) {
-        const header = node.incoming.headers.authorization
+        // node's own headers: c.req.header would build a whole fetch Request for it.
+        const header = incoming ? incoming.headers.authorization : c.req.header('authorization')
         const token = header === undefined ? undefined : BEARER.exec(header)?.[1]
         if (header === undefined && reading && allowReadAnonymous) return next()
         if (token === undefined) throw refuse('TOKEN_MISSING', MISSING)

@@ -7,6 +7,7 @@ import type { Cause } from '../actors/settled.ts'
 import { ControllerError } from '../protocol/errors.ts'
 import type { ProcessId } from '../protocol/process-id.ts'
 import type { Memory } from '../remember/memory.ts'
+import type { JournaledRequest } from '../topology/send-step.ts'
 import { describePrincipal } from './auth.ts'
 
 declare module 'hono' {
@@ -24,23 +25,9 @@ declare module 'hono' {
 export function causeOf(c: Context): Cause {
   let cause = c.get('cause')
   if (cause) return cause
-  const principal = c.get('principal')
-  cause = {
-    requestId: c.get('requestId'),
-    by: describePrincipal(principal),
-    ...(principal.kind === 'restore' ? { restoring: true } : {}),
-  }
+  cause = { requestId: c.get('requestId'), by: describePrincipal(c.get('principal')) }
   c.set('cause', cause)
   return cause
-}
-
-/** What a journal entry says of its request. */
-export type JournaledRequest = {
-  by: string
-  requestId: string
-  method: string
-  path: string
-  status: number
 }
 
 /**
@@ -88,7 +75,7 @@ export function recordChanges({
     const forgotten = c.get('forgotten') ?? []
     if (changes.length === 0 && forgotten.length === 0) return
     try {
-      await memory.record(changes, forgotten, request, cause.restoring)
+      await memory.record(changes, forgotten, request)
       onJournaled?.(request)
     } catch (error) {
       throw new ControllerError(

@@ -19,7 +19,7 @@ export function idCounter(): () => string {
  * X-Request-Id. The client's own X-Request-Id when it is a short, safe token (so that a caller
  * can follow its id through our logs), else one of ours. hono takes a client's id of up to
  * `limitLength` letters, digits, `_`, `-` and `=`, and asks the generator for any other; the
- * generator also takes one with `.` or `:` (an apply's and a restore's steps send `ID.N`).
+ * generator also takes one with `.` or `:` (`job-7.step:2`), as our own steps' ids are written.
  */
 export function requestIds(): MiddlewareHandler {
   const ours = idCounter()

@@ -36,7 +36,7 @@ export type Operation = {
 /** An event-stream client this many events behind is dropped; a keep-alive comment this often. */
 export type EventStreamOptions = { maxPendingPerClient: number; heartbeatMs: number }
 
-/** What the handlers are given: the processes, the event hub, the app itself (for apply), ... */
+/** What the handlers are given: the processes, the event hub, the applier, ... */
 export type Deps = {
   registry: Registry
   processes: Processes
@@ -44,7 +44,7 @@ export type Deps = {
   metrics: Metrics
   events: EventStreamOptions
   present: Presenters
-  /** Plans and applies topologies, one apply at a time, through the app itself. */
+  /** Plans and applies topologies, one apply at a time. */
   applier: Applier
   /** What the controller remembers, and its restores (absent with --state-dir none). */
   memory?: Memory

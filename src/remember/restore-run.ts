@@ -1,5 +1,5 @@
-// Runs a restore's planned steps through the app, and tells it per process: started, each step, and
-// done or failed (events, log lines, the restores counted).
+// Runs a restore's planned steps through the processes' handles, and tells it per process: started,
+// each step, and done or failed (events, log lines, the restores counted).
 import type { Logger } from 'pino'
 import type { ProcessHandle } from '../actors/process-handle.ts'
 import { idText, type ProcessId } from '../protocol/process-id.ts'
@@ -7,16 +7,7 @@ import type { EventHub } from '../observe/event-hub.ts'
 import type { Memory } from './memory.ts'
 import type { Plan, Refusal } from '../topology/plan.ts'
 import { runSteps, type Run } from '../topology/run-steps.ts'
-
-/**
- * Sends one restore step through the app, as the principal `restore` (with the id of the request
- * that asked for it, for POST /v1/topology/restore).
- */
-export type RestoreDispatch = (
-  path: string,
-  init: RequestInit,
-  request: string | undefined,
-) => Response | Promise<Response>
+import type { SendChange } from '../topology/send-step.ts'
 
 /** How a restore ended, as spp_restores_total counts it. */
 export type RestoreOutcome = 'done' | 'failed' | 'refused'
@@ -25,7 +16,8 @@ type Options = {
   memory: Memory
   hub: EventHub
   log: Logger
-  dispatch: RestoreDispatch
+  /** Runs one step as its cause (src/topology/send-step.ts). */
+  send: SendChange
   onOutcome: (outcome: RestoreOutcome) => void
 }
 
@@ -34,7 +26,7 @@ export const who = ({ kind, clientId }: ProcessId) =>
   clientId === undefined ? { kind } : { kind, 'client-id': clientId }
 
 /** Runs restores, each under an id of its own (`restore-3`) or of the request that asked for it. */
-export function restoreRunner({ memory, hub, log, dispatch, onOutcome }: Options) {
+export function restoreRunner({ memory, hub, log, send, onOutcome }: Options) {
   let count = 0
   return {
     /** A restore the planner refuses: nothing is sent, and it is drift (with the reason). */
@@ -65,20 +57,20 @@ export function restoreRunner({ memory, hub, log, dispatch, onOutcome }: Options
       const ref = (name: string) => refs.find((r) => idText(r) === name)!
       for (const [name, numbers] of own)
         hub.publish('restore.started', { ...who(ref(name)), restore, total: numbers.length })
+      // Journaled as `restore` (or `restore ID` for POST /v1/topology/restore); a restore's own
+      // steps do not wait behind the restore (memory.ts's gate), and leave what is remembered.
+      const by = request === undefined ? 'restore' : `restore ${request}`
       const result: Run = await runSteps(
         planned.steps,
         (step, number) => {
           if (connection && !connection.describe().open)
-            return new Response(`${idText(connection.id)} disconnected during its restore`, {
+            return {
+              ok: false,
               status: 503,
-              headers: { 'X-Error-Code': 'PROCESS_UNAVAILABLE' },
-            })
-          const body = step.body === undefined ? undefined : JSON.stringify(step.body)
-          const headers = {
-            'Content-Type': 'application/json',
-            'X-Request-Id': `${restore}.${number}`,
-          }
-          return dispatch(step.path, { method: step.method, headers, body }, request)
+              code: 'PROCESS_UNAVAILABLE',
+              error: `${idText(connection.id)} disconnected during its restore`,
+            }
+          return send(step, { requestId: `${restore}.${number}`, by, restoring: true })
         },
         ({ process, number: at, total: _, ...report }) => {
           const numbers = own.get(process)!

@@ -1,5 +1,5 @@
 // Restores: on every (re)connection of a process with a remembered configuration, after its first
-// status read, plan it back and (--restore on) run the steps through the app, as apply does.
+// status read, plan it back and (--restore on) run the steps through its handle, as apply does.
 import type { Logger } from 'pino'
 import type { ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
@@ -11,9 +11,10 @@ import { driftOf, inSync, liveOf } from './drift.ts'
 import type { Memory } from './memory.ts'
 import { plan, type Refusal } from '../topology/plan.ts'
 import { desiredOf, idOfKey, storeKey } from '../topology/process-config.ts'
-import { restoreRunner, who, type RestoreDispatch, type RestoreOutcome } from './restore-run.ts'
+import type { SendChange } from '../topology/send-step.ts'
+import { restoreRunner, who, type RestoreOutcome } from './restore-run.ts'
 
-export type { RestoreDispatch, RestoreOutcome } from './restore-run.ts'
+export type { RestoreOutcome } from './restore-run.ts'
 
 /** --restore: restore drifted processes, only report them, or neither (they are still remembered). */
 export type RestoreMode = 'on' | 'report' | 'off'
@@ -24,7 +25,7 @@ type Options = {
   hub: EventHub
   log: Logger
   mode: RestoreMode
-  dispatch: RestoreDispatch
+  send: SendChange
   onOutcome: (outcome: RestoreOutcome) => void
 }
 

@@ -1,18 +1,16 @@
-// The applier: plans against a fresh read, then runs the steps through the app's own REST routes.
+// The applier: plans against a fresh read, then runs the steps through the processes' handles,
+// each checked as a client's request and journaled as the apply's.
+import type { Logger } from 'pino'
 import type { Registry } from '../actors/registry.ts'
 import { ControllerError } from '../protocol/errors.ts'
+import { idText } from '../protocol/process-id.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { DesiredDocument } from './document.ts'
 import { ifMatchHolds, topologyEtag } from './etag.ts'
-import { plan, type Plan } from './plan.ts'
+import { plan, type Plan, type Step } from './plan.ts'
 import { readTopology } from './read-topology.ts'
 import { runSteps, type Done, type Failed, type Numbered } from './run-steps.ts'
-
-/**
- * Sends one request to the app itself (`app.request`), so each step is checked like a client's.
- * A failed step's answer names its error code in `X-Error-Code`.
- */
-export type Dispatch = (path: string, init: RequestInit) => Response | Promise<Response>
+import type { SendChange } from './send-step.ts'
 
 /**
  * Steps that failed: the first one's status, and every failure with its own status and error
@@ -32,12 +30,15 @@ export type Applied = { done: Done[]; summary: Plan['summary']; ms: number }
 export function createApplier({
   registry,
   hub,
-  dispatch,
+  log,
+  send,
   settled = async () => {},
 }: {
   registry: Registry
   hub: EventHub
-  dispatch: Dispatch
+  log: Logger
+  /** Runs one step as its cause (src/topology/send-step.ts). */
+  send: SendChange
   /** Resolves when no restore is under way: its steps would change the state an apply plans from. */
   settled?: () => Promise<void>
 }) {
@@ -63,15 +64,23 @@ export function createApplier({
       )
     const { steps, summary } = planned
     const total = steps.length
-    const run = await runSteps(
-      steps,
-      (step, number) =>
-        dispatch(step.path, {
-          method: step.method,
-          headers: { 'Content-Type': 'application/json', 'X-Request-Id': `${requestId}.${number}` },
-          body: step.body === undefined ? undefined : JSON.stringify(step.body),
-        }),
-      (report) => hub.publish('apply.step', { apply: requestId, ...report }),
+    // Each step is journaled as the apply's (`apply ID`), under a request id of its own (`ID.N`),
+    // and logged as a request is: who, what, its status.
+    const who = `apply ${requestId}`
+    const sendOne = async (step: Step, number: number) => {
+      const req = `${requestId}.${number}`
+      const began = performance.now()
+      const answer = await send(step, { requestId: req, by: who })
+      const { method, path } = step
+      const { status } = answer
+      const ms = Math.round(performance.now() - began)
+      const fields = { req, who, process: idText(step.process), method, path, status, ms }
+      if (answer.ok) log.info(fields, 'apply step done')
+      else log.warn({ ...fields, code: answer.code }, `apply step failed: ${answer.error}`)
+      return answer
+    }
+    const run = await runSteps(steps, sendOne, (report) =>
+      hub.publish('apply.step', { apply: requestId, ...report }),
     )
     const { done, failures, skipped, ms } = run
     const [failed] = failures

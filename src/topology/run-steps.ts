@@ -18,8 +18,11 @@ export type StepReport = Pick<Numbered, 'number' | 'method' | 'path' | 'why'> & 
   ms: number
 } & ({ outcome: 'done' } | { outcome: 'failed'; status: number; error: string })
 
-/** Sends one step (through the app, so it is checked like a client's request). */
-export type SendStep = (step: Step, number: number) => Response | Promise<Response>
+/** What one step was answered: its status and, for a failure, its error code and what was said. */
+export type StepAnswer =
+  { ok: true; status: number } | { ok: false; status: number; code: string | null; error: string }
+/** Runs one step (send-step.ts: through its process's handle, checked as a client's request). */
+export type SendStep = (step: Step, number: number) => StepAnswer | Promise<StepAnswer>
 
 /** The actions that take something away (design note, phases 1-6): run before any build-up. */
 const TEAR_DOWN = new Set([
@@ -64,22 +67,24 @@ export async function runSteps(
     const one = async (process: string, step: Numbered) => {
       const { number, ...plain } = step
       const begun = performance.now()
-      const response = await (async () => send(plain, number))().catch(
-        (error: Error) =>
-          new Response(error.message, { status: 500, headers: { 'X-Error-Code': 'INTERNAL' } }),
+      const answer = await (async () => send(plain, number))().catch(
+        (error: Error): StepAnswer => ({
+          ok: false,
+          status: 500,
+          code: 'INTERNAL',
+          error: error.message,
+        }),
       )
       const ms = Math.round(performance.now() - begun)
       const { method, path, why } = step
       const report = { number, total, process, method, path, why, ms }
-      const { status } = response
-      if (response.ok) {
-        await response.body?.cancel()
+      const { status } = answer
+      if (answer.ok) {
         run.done.push({ ...step, status, ms })
         onStep({ ...report, outcome: 'done' })
         return true
       }
-      const error = await response.text()
-      const code = response.headers.get('X-Error-Code')
+      const { code, error } = answer
       run.failures.push({ ...step, status, code, error })
       onStep({ ...report, outcome: 'failed', status, error })
       return false

@@ -157,6 +157,21 @@ test('a change that cannot be made durable answers 500, never 2xx; the next one 
     assert.is(journal(h).length, 2) // the failed commit was tried again with the next one
   }))
 
+test("an apply whose step cannot be made durable answers that step's 500 COMMIT_FAILED, never 2xx", () =>
+  withRemembering(ALL, async (h) => {
+    withDatabase(h, (db) =>
+      db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON journal
+               BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END`),
+    )
+    const r = await h.api('POST', '/v1/topology/apply', { nfvs: { '1': { status: 'Running' } } })
+    assert.is(r.status, 500, r.text)
+    const { failed } = r.json() as { failed: { code: string; path: string; error: string } }
+    assert.equal([failed.code, failed.path], ['COMMIT_FAILED', '/v1/nfvs/1/forward'])
+    assert.match(failed.error, /^the change was made, but could not be remembered: /, failed.error)
+    withDatabase(h, (db) => db.exec('DROP TRIGGER refuse'))
+    assert.equal(journal(h), [])
+  }))
+
 test('a change to a process being restored waits behind the restore; a read does not', async () => {
   const logs = waitableLog('debug')
   await withRemembering(

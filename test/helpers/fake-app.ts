@@ -56,6 +56,8 @@ export async function fakeApp(processes: FakeProcess[]) {
   })
   return {
     app,
+    /** The processes, as the app finds them. */
+    registry,
     hub,
     metrics,
     /** What each process was sent after its handshake. */

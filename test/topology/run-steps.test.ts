@@ -3,7 +3,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { idPath, parseId } from '../../src/protocol/process-id.ts'
-import { runSteps, type StepReport } from '../../src/topology/run-steps.ts'
+import { runSteps, type StepAnswer, type StepReport } from '../../src/topology/run-steps.ts'
 import type { Step } from '../../src/topology/steps.ts'
 
 /** A step of `action` asked of `process` (`vf:2`); its path (shown, never read) is `path`. */
@@ -18,12 +18,12 @@ const step = (process: string, action: string, path = idPath(parseId(process)!))
 /** A send whose answers the test gives, one step at a time: `sent` lists what is in flight. */
 function controlledSend() {
   const sent: number[] = []
-  const answers = new Map<number, (response: Response) => void>()
+  const answers = new Map<number, (answer: StepAnswer) => void>()
   const waiting = new Set<() => void>()
   return {
     sent,
     send: (_: Step, number: number) =>
-      new Promise<Response>((resolve) => {
+      new Promise<StepAnswer>((resolve) => {
         sent.push(number)
         answers.set(number, resolve)
         for (const wake of waiting) wake()
@@ -36,8 +36,11 @@ function controlledSend() {
         check()
       }),
     answer(number: number, status = 204, error = '') {
-      const headers = status >= 400 ? { 'X-Error-Code': 'COMMAND_REJECTED' } : undefined
-      answers.get(number)!(new Response(status === 204 ? null : error, { status, headers }))
+      answers.get(number)!(
+        status < 400
+          ? { ok: true, status }
+          : { ok: false, status, code: 'COMMAND_REJECTED', error },
+      )
     },
   }
 }
