@@ -25,8 +25,20 @@ type Failed = {
   status: number
   error: string
 }
-/** A failed apply: the first failure, every one (each process stops at its own), the rest. */
-type Failure = { failed: Failed; failures?: Failed[]; done: unknown[]; skipped?: unknown[] }
+/**
+ * A failed apply: the first failure, every one (each process stops at its own), the rest, and
+ * (unless the partial state was kept) what the undo did.
+ */
+type Failure = {
+  failed: Failed
+  failures?: Failed[]
+  done: unknown[]
+  skipped?: unknown[]
+  undone?: unknown[]
+  not_undone?: { process: string; reason: string }[]
+}
+/** An apply that waits for its confirmation (confirm_within). */
+type Confirmation = { deadline: string; seconds_left: number }
 
 const BAR = 24
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
@@ -84,6 +96,12 @@ export async function showProgress(
     if (tty) out('\r\x1b[K')
     if (answer.ok) {
       out(`Applied ${total} steps in ${seconds(performance.now() - began)}.\n`)
+      const json = answer.headers.get('content-type')?.startsWith('application/json')
+      const { confirmation } = (json ? JSON.parse(text) : {}) as { confirmation?: Confirmation }
+      if (confirmation)
+        out(
+          `It is undone at ${confirmation.deadline} (in ${confirmation.seconds_left} s) unless confirmed: spp-ctl topology confirm\n`,
+        )
       return 0
     }
     // A failed step is answered with its own status and {failed, done}; anything else is text.
@@ -104,9 +122,16 @@ export async function showProgress(
       )
     }
     const skipped = failure.skipped?.length ?? 0
+    const { undone, not_undone: notUndone = [] } = failure
+    const then =
+      undone === undefined
+        ? 'nothing was rolled back'
+        : `undone by ${undone.length} steps${notUndone.length ? ', not all' : ': the processes are as they were'}`
     io.stderr.write(
-      `${done.length} steps were done${skipped ? `, ${skipped} skipped` : ''}; nothing was rolled back.\n`,
+      `${done.length} steps were done${skipped ? `, ${skipped} skipped` : ''}; ${then}.\n`,
     )
+    for (const { process, reason } of notUndone)
+      io.stderr.write(`Not undone: ${process}: ${reason} (it drifts from what is remembered)\n`)
     return 1
   } finally {
     abort.abort()

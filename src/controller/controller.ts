@@ -69,6 +69,7 @@ export async function startController(options: ControllerOptions) {
       mode: options.restore ?? 'on',
       onRestore: (outcome) => drift?.observeRestore(outcome),
     },
+    clock: options.clock,
   })
   const limit = openFilesLimit()
   const maxApiConnections = options.maxApiConnections ?? fdBudget(limit ?? 1024).maxApiConnections
@@ -147,6 +148,7 @@ export async function startController(options: ControllerOptions) {
     /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
     async close() {
       await fleet?.close() // its alive key goes at once, not at the lease's end
+      app.confirmations.close() // one pending is undone by the next start
       processes.close(false)
       hub.close() // event streams would otherwise keep their connections open
       const drained = Promise.all(servers.map((server) => server.stop()))

@@ -4,6 +4,7 @@ import type { AllowedPeers } from '../auth/allow-peers.ts'
 import type { Client } from '../auth/clients.ts'
 import type { NfvStatusWords } from '../http/present.ts'
 import type { FleetSettings } from '../fleet/controller-link.ts'
+import type { Clock } from '../remember/confirmation.ts'
 import type { RestoreMode } from '../remember/restore.ts'
 
 /** What startController is told. */
@@ -44,6 +45,8 @@ export type ControllerOptions = {
   journalKeepDays?: number
   /** --etcd: the fleet's etcd, this host's name and key prefix (see src/fleet/controller-link.ts). */
   fleet?: FleetSettings
+  /** The time and timer of confirmed applies (confirm_within): node's unless a test gives its own. */
+  clock?: Clock
   log: Logger
 }
 

@@ -10,8 +10,10 @@ import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
+import { applyMetrics } from '../observe/apply-metrics.ts'
 import { createApplier } from '../topology/apply.ts'
 import { Memory } from '../remember/memory.ts'
+import { startConfirmations, type Clock } from '../remember/confirmation.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
 import { notFound, onError } from './errors.ts'
@@ -43,6 +45,8 @@ export type AppOptions = {
   remember?: { store: Store; mode: RestoreMode; onRestore: (outcome: RestoreOutcome) => void }
   /** The change journal GET /v1/journal reads (the store); without it, that answers 404. */
   journal?: JournalSource
+  /** The time and timer of confirmations (confirm_within), node's unless a test gives its own. */
+  clock?: Clock
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -108,7 +112,21 @@ export function createApp(options: AppOptions) {
     hub,
     dispatch: (path, init) => app.request(path, init),
     settled: async () => memory?.settled(),
+    note: (run, note) => memory?.note(run, note) ?? (() => {}),
+    keep: async (before, run, note) => memory?.keepBefore(before, run, note),
+    refuse: () => confirmations.refusal(),
   })
+  // An apply made with confirm_within is undone unless confirmed in time; one pending when the
+  // controller stopped is undone now.
+  const confirmations = startConfirmations({
+    store: remember?.store,
+    applier: () => applier,
+    hub,
+    log,
+    clock: options.clock,
+    onOutcome: (outcome) => countConfirmation(outcome),
+  })
+  const countConfirmation = applyMetrics(metrics.registry, () => confirmations.pending())
   // So do a restore's, as the principal `restore` (with the id of a POST that asked for it).
   const restorer =
     remember &&
@@ -127,6 +145,7 @@ export function createApp(options: AppOptions) {
     processes: processesOf(registry),
     memory,
     restorer,
+    confirmations,
     hub,
     metrics,
     events,
@@ -141,7 +160,10 @@ export function createApp(options: AppOptions) {
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
   // The fleet (--etcd) takes what etcd desires into memory and has it restored.
-  return Object.assign(app, { remembering: memory && restorer && { memory, restorer } })
+  return Object.assign(app, {
+    remembering: memory && restorer && { memory, restorer },
+    confirmations,
+  })
 }
 
 const routeLabels = new Map<string, string>()

@@ -36,6 +36,10 @@ const PARAMETERS: Record<string, { schema: object; description: string }> = {
     schema: { type: 'integer', minimum: 0, maximum: 255 },
     description: 'a physical port of the primary',
   },
+  rev: {
+    schema: { type: 'integer', minimum: 1 },
+    description: 'a revision of the remembered configuration (GET /v1/topology/history)',
+  },
   rule_id: {
     schema: { type: 'integer', minimum: 0, maximum: 0xffffffff },
     description: 'a flow rule id, as its create answered it',

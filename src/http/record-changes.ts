@@ -87,8 +87,11 @@ export function recordChanges({
     }
     const forgotten = c.get('forgotten') ?? []
     if (changes.length === 0 && forgotten.length === 0) return
+    // An apply's steps, one request each, make one revision together.
+    const principal = c.get('principal')
+    const group = principal.kind === 'apply' ? principal.apply : undefined
     try {
-      await memory.record(changes, forgotten, request, cause.restoring)
+      await memory.record(changes, forgotten, request, cause.restoring, group)
       onJournaled?.(request)
     } catch (error) {
       throw new ControllerError(

@@ -8,6 +8,7 @@ import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
 import type { Applier } from '../topology/apply.ts'
 import type { Memory } from '../remember/memory.ts'
+import type { Confirmations } from '../remember/confirmation.ts'
 import type { Restorer } from '../remember/restore.ts'
 import type { Presenters } from './present.ts'
 import type { Processes } from './processes.ts'
@@ -49,6 +50,8 @@ export type Deps = {
   /** What the controller remembers, and its restores (absent with --state-dir none). */
   memory?: Memory
   restorer?: Restorer
+  /** The apply waiting for its confirmation (`confirm_within`), one at a time. */
+  confirmations: Confirmations
   /** The change journal (GET /v1/journal), absent when the controller keeps no state. */
   journal?: JournalSource
   /** Where the cpus are described (/sys/devices/system/cpu). */

@@ -1,12 +1,17 @@
-// The applier: plans against a fresh read, then runs the steps through the app's own REST routes.
+// The applier: plans against a fresh read, then runs the steps through the app's own REST routes;
+// a failed apply is undone (all or nothing) by planning back to what its processes were before.
 import type { Registry } from '../actors/registry.ts'
 import { ControllerError } from '../protocol/errors.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { DesiredDocument } from './document.ts'
 import { ifMatchHolds, topologyEtag } from './etag.ts'
-import { plan, type Plan } from './plan.ts'
+import { plan, type Plan, type Step } from './plan.ts'
 import { readTopology } from './read-topology.ts'
-import { runSteps, type Done, type Failed, type Numbered } from './run-steps.ts'
+import { processOfPath, runSteps, type Done, type Failed, type Numbered } from './run-steps.ts'
+import type { StepReport } from './run-steps.ts'
+import { beforeOf, only, planBack, type NotUndone } from './undo.ts'
+
+export type { NotUndone } from './undo.ts'
 
 /**
  * Sends one request to the app itself (`app.request`), so each step is checked like a client's.
@@ -14,9 +19,12 @@ import { runSteps, type Done, type Failed, type Numbered } from './run-steps.ts'
  */
 export type Dispatch = (path: string, init: RequestInit) => Response | Promise<Response>
 
+/** What an undo did: the steps that brought processes back, and those it could not bring back. */
+export type Undone = { undone: Done[]; not_undone: NotUndone[] }
 /**
  * Steps that failed: the first one's status, and every failure with its own status and error
- * code; the steps done, and those skipped after their process failed (no rollback).
+ * code; the steps done, and those skipped after their process failed; unless the partial state
+ * was kept, what the undo did.
  */
 export type StepFailed = {
   status: number
@@ -24,24 +32,55 @@ export type StepFailed = {
   failures: Failed[]
   done: Done[]
   skipped: Numbered[]
-}
+} & Partial<Undone>
 /** Every step done. */
 export type Applied = { done: Done[]; summary: Plan['summary']; ms: number }
 
-/** Plans and applies desired documents, one apply at a time; refusals throw (409, 412, 422). */
-export function createApplier({
-  registry,
-  hub,
-  dispatch,
-  settled = async () => {},
-}: {
+/** What an apply is, for its revision: who asked, an apply or a rollback (to which revision). */
+export type ApplyNote = { by: string; what: 'apply' | 'rollback'; to?: number }
+/** Why an undo runs: a step failed, or the apply was not confirmed in time. */
+export type UndoReason = 'failed' | 'expired'
+/** What a run of steps is, for the revision its changes make. */
+export type RunNote = { by: string; what: 'apply' | 'rollback' | 'undo' | 'expired'; to?: number }
+
+/** How an apply goes. */
+export type ApplyOptions = {
+  ifMatch?: string
+  /** Leave the steps done when one fails, as they are (default: undo them). */
+  keepPartial?: boolean
+  note?: ApplyNote
+  /** Told what the processes were before, once planned and before any step is sent. */
+  beforeSteps?: (before: DesiredDocument) => Promise<void>
+}
+
+type Options = {
   registry: Registry
   hub: EventHub
   dispatch: Dispatch
   /** Resolves when no restore is under way: its steps would change the state an apply plans from. */
   settled?: () => Promise<void>
-}) {
-  let running = false
+  /** Says who made the changes of a run's steps, and what they were, until the release is called. */
+  note?: (run: string, note: RunNote) => () => void
+  /**
+   * Remembers what processes that could not be brought back were before, so that they drift
+   * from it (the undo is their restore still to make).
+   */
+  keep?: (before: DesiredDocument, run: string, note: RunNote) => Promise<void>
+  /** Why no apply may start now (a confirmation pending), or undefined. */
+  refuse?: () => ControllerError | undefined
+}
+
+/** Plans and applies desired documents, one apply (or undo) at a time; refusals throw (409, 412, 422). */
+export function createApplier({
+  registry,
+  hub,
+  dispatch,
+  settled = async () => {},
+  note = () => () => {},
+  keep = async () => {},
+  refuse = () => undefined,
+}: Options) {
+  let running: Promise<unknown> | undefined
 
   async function planFor(desired: DesiredDocument, requestId: string) {
     const live = await readTopology(registry, { cause: { requestId, by: `apply ${requestId}` } })
@@ -50,29 +89,88 @@ export function createApplier({
       const { field, reason } = result.refusal
       throw new ControllerError('PLAN_REFUSED', `refused key(${field}): ${reason}`)
     }
-    return { etag: topologyEtag(live), plan: result.plan }
+    return { etag: topologyEtag(live), plan: result.plan, live }
   }
 
-  async function run(desired: DesiredDocument, requestId: string, ifMatch?: string) {
+  /** Runs steps as run `id` (each one's request `id.N`), each told as it ends. */
+  const send = (steps: Step[], id: string, onStep: (report: StepReport) => void) =>
+    runSteps(
+      steps,
+      (step, number) =>
+        dispatch(step.path, {
+          method: step.method,
+          headers: { 'Content-Type': 'application/json', 'X-Request-Id': `${id}.${number}` },
+          body: step.body === undefined ? undefined : JSON.stringify(step.body),
+        }),
+      onStep,
+    )
+
+  /**
+   * Brings the processes of `before` back to it: planned from a fresh read, run as `APPLY-undo`.
+   * A process that is refused or fails is named, and remembered as it was before (drift).
+   */
+  async function undoTo(before: DesiredDocument, apply: string, reason: UndoReason, by: string) {
+    const id = `${apply}-undo`
+    const live = await readTopology(registry, { cause: { requestId: id, by: `apply ${id}` } })
+    const { plan: back, refused } = planBack(live, before)
+    const total = back.steps.length
+    hub.publish('apply.undoing', { apply, reason, total })
+    const what = reason === 'expired' ? 'expired' : ('undo' as const)
+    const release = note(id, { by, what })
+    try {
+      const run = await send(back.steps, id, (report) =>
+        hub.publish('apply.step', { apply, undo: true, ...report }),
+      )
+      const failedOf = (process: string) =>
+        run.failures.find((f) => processOfPath(f.path) === process)
+      const failed = [...new Set(run.failures.map((f) => processOfPath(f.path)))].map(
+        (process): NotUndone => {
+          const { number, why, status, error } = failedOf(process)!
+          return { process, reason: `undo step ${number} (${why}): ${status}: ${error.trim()}` }
+        },
+      )
+      const notUndone = [...refused, ...failed]
+      if (notUndone.length > 0)
+        await keep(
+          only(
+            before,
+            notUndone.map((n) => n.process),
+          ),
+          id,
+          { by, what },
+        )
+      hub.publish('apply.undone', {
+        apply,
+        reason,
+        undone: run.done.length,
+        not_undone: notUndone,
+        ms: run.ms,
+      })
+      const undone: Undone = { undone: run.done, not_undone: notUndone }
+      return undone
+    } finally {
+      release()
+    }
+  }
+
+  async function run(desired: DesiredDocument, requestId: string, options: ApplyOptions) {
     await settled()
-    const { etag, plan: planned } = await planFor(desired, requestId)
+    const { etag, plan: planned, live } = await planFor(desired, requestId)
+    const { ifMatch } = options
     if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etag))
       throw new ControllerError(
         'TOPOLOGY_CHANGED',
         `the live configuration changed since that ETag (now ${etag}): plan again`,
       )
+    const before = beforeOf(live, desired)
+    await options.beforeSteps?.(before)
     const { steps, summary } = planned
     const total = steps.length
-    const run = await runSteps(
-      steps,
-      (step, number) =>
-        dispatch(step.path, {
-          method: step.method,
-          headers: { 'Content-Type': 'application/json', 'X-Request-Id': `${requestId}.${number}` },
-          body: step.body === undefined ? undefined : JSON.stringify(step.body),
-        }),
-      (report) => hub.publish('apply.step', { apply: requestId, ...report }),
-    )
+    const { by, what, to } = options.note ?? { by: `apply ${requestId}`, what: 'apply' }
+    const release = note(requestId, { by, what, ...(to === undefined ? {} : { to }) })
+    const run = await send(steps, requestId, (report) =>
+      hub.publish('apply.step', { apply: requestId, ...report }),
+    ).finally(release)
     const { done, failures, skipped, ms } = run
     const [failed] = failures
     if (failed === undefined) {
@@ -83,29 +181,46 @@ export function createApplier({
     const { number, error } = failed
     hub.publish('apply.failed', { apply: requestId, number, total, error, failed: failures.length })
     const result: StepFailed = { status: failed.status, failed, failures, done, skipped }
-    return result
+    if (options.keepPartial) return result
+    return { ...result, ...(await undoTo(before, requestId, 'failed', by)) }
+  }
+
+  /** Runs `work` alone: another apply (or undo) meanwhile is refused, or waits (`wait`). */
+  async function alone<T>(work: () => Promise<T>, wait = false): Promise<T> {
+    while (wait && running) await running.catch(() => undefined)
+    if (running)
+      throw new ControllerError('APPLY_RUNNING', 'an apply is already running: try again after it')
+    const done = work()
+    running = done // before any await: a second apply arriving meanwhile sees it
+    try {
+      return await done
+    } finally {
+      running = undefined
+    }
   }
 
   return {
     /** POST /v1/topology/plan: the steps, with the ETag of the state they were planned from. */
-    plan: planFor,
-    /** POST /v1/topology/apply: a failed step stops its process's steps, with no rollback. */
-    async apply(
+    async plan(desired: DesiredDocument, requestId: string) {
+      const { etag, plan: planned } = await planFor(desired, requestId)
+      return { etag, plan: planned }
+    },
+    /**
+     * POST /v1/topology/apply: a failed step stops its process's steps; then the steps done are
+     * undone, unless `keepPartial`.
+     */
+    apply(
       desired: DesiredDocument,
       requestId: string,
-      ifMatch?: string,
+      options: ApplyOptions = {},
     ): Promise<Applied | StepFailed> {
-      if (running)
-        throw new ControllerError(
-          'APPLY_RUNNING',
-          'an apply is already running: try again after it',
-        )
-      running = true // before any await: a second apply arriving meanwhile sees it
-      try {
-        return await run(desired, requestId, ifMatch)
-      } finally {
-        running = false
-      }
+      const refused = running ? undefined : refuse()
+      if (refused) throw refused
+      return alone(() => run(desired, requestId, options))
+    },
+    /** Undoes apply `apply` (its confirmation expired): once any apply under way is over. */
+    undo(before: DesiredDocument, apply: string, by: string): Promise<Undone> {
+      return alone(() => undoTo(before, apply, 'expired', by), true)
     },
   }
 }

@@ -120,6 +120,7 @@ export const DesiredDocument = v.strictObject(
     vfs: v.optional(v.record(ClientId, VfDesired)),
     mirrors: v.optional(v.record(ClientId, MirrorDesired)),
     pcaps: readOnly, // a pcap's capture is not part of the plan
+    confirmation: readOnly, // an apply waiting for its confirmation, as GET /v1/topology shows it
   },
   'expected a topology document with primary, nfvs, vfs, mirrors',
 )

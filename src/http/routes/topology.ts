@@ -3,14 +3,24 @@ import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import * as v from 'valibot'
 import { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../../protocol/bodies.ts'
+import type { ApplyNote } from '../../topology/apply.ts'
 import { DesiredDocument, parseDesired } from '../../topology/document.ts'
 import { topologyEtag } from '../../topology/etag.ts'
 import { readTopology } from '../../topology/read-topology.ts'
-import type { Route } from '../route.ts'
+import { describePrincipal } from '../auth.ts'
+import type { Deps, Route } from '../route.ts'
 import { causeOf } from '../record-changes.ts'
-import { readRecord } from '../validate.ts'
+import { check, readRecord } from '../validate.ts'
 
 const Unreadable = v.object({ error: v.string() })
+/** An apply that waits for its confirmation (POST /v1/topology/confirm). */
+const Confirmation = v.object({
+  apply: v.string(),
+  by: v.string(),
+  deadline: v.pipe(v.string(), v.isoTimestamp()),
+  seconds_left: v.number(),
+  processes: v.array(v.string()),
+})
 const byClientId = <T extends v.GenericSchema>(state: T) =>
   v.record(v.string(), v.union([state, Unreadable]))
 /** GET /v1/topology: keyed by client id, each what the process's own GET answers. */
@@ -20,6 +30,7 @@ const Topology = v.object({
   vfs: byClientId(VfInfo),
   mirrors: byClientId(MirrorInfo),
   pcaps: v.optional(byClientId(PcapInfo)),
+  confirmation: v.optional(Confirmation),
 })
 const Step = v.object({
   method: v.picklist(['POST', 'PUT', 'DELETE']),
@@ -33,7 +44,86 @@ export const Applied = v.object({
   done: v.array(v.looseObject({})),
   summary: v.record(v.string(), v.number()),
   ms: v.number(),
+  confirmation: v.optional(Confirmation),
 })
+
+const once = 'given once, as text' // a repeated parameter arrives as an array
+const SECONDS = 'an integer number of seconds from 1 to 86400'
+/** How an apply goes: all or nothing unless `keep_partial`; undone unless confirmed in time. */
+export const ApplyParams = v.strictObject(
+  {
+    keep_partial: v.optional(
+      v.pipe(
+        v.picklist(['true', 'false'], 'true or false'),
+        v.description(
+          'true: when a step fails, leave the steps done as they are (default false: undo them, in reverse)',
+        ),
+        v.transform((text) => text === 'true'),
+      ),
+    ),
+    confirm_within: v.optional(
+      v.pipe(
+        v.string(once),
+        v.regex(/^[1-9]\d{0,4}$/, SECONDS),
+        v.description(
+          'undo the apply by itself unless POST /v1/topology/confirm comes within this many seconds (1 to 86400)',
+        ),
+        v.transform(Number),
+        v.maxValue(86_400, SECONDS),
+      ),
+    ),
+  },
+  'not a parameter of an apply (keep_partial, confirm_within)',
+)
+
+/** A request's query parameters: one value each (a repeated one is refused by the schema). */
+export const queryOf = (c: Context) =>
+  Object.fromEntries(
+    Object.entries(c.req.queries()).map(([key, values]) => [
+      key,
+      values.length > 1 ? values : values[0],
+    ]),
+  )
+
+/**
+ * Applies a document as POST /v1/topology/apply does (a rollback too): the answer, a failed step's
+ * with its status, and with `confirm_within` the confirmation it now waits for.
+ */
+export async function applyAnswer(
+  c: Context,
+  { applier, confirmations }: Deps,
+  desired: DesiredDocument,
+  what: Omit<ApplyNote, 'by'>,
+) {
+  const { keep_partial: keepPartial, confirm_within: within } = check(
+    ApplyParams,
+    queryOf(c),
+    'query',
+  )
+  const id = c.get('requestId')
+  const note = { ...what, by: describePrincipal(c.get('principal')) }
+  const confirmed = within === undefined ? undefined : confirmations
+  const beforeSteps =
+    confirmed && ((before: DesiredDocument) => confirmed.begin(id, note.by, within!, before))
+  const ifMatch = c.req.header('If-Match')
+  const result = await applier
+    .apply(desired, id, { ifMatch, keepPartial, note, ...(beforeSteps ? { beforeSteps } : {}) })
+    .catch(async (error: unknown) => {
+      await confirmed?.drop(id)
+      throw error
+    })
+  if (confirmed) {
+    // Something of the apply is left (all done, or kept): it is undone unless confirmed in time.
+    const left = !('failed' in result) || (result.undone === undefined && result.done.length > 0)
+    await (left ? confirmed.arm(id) : confirmed.drop(id))
+  }
+  if ('failed' in result) {
+    const { status, ...body } = result
+    return c.json(body, status as ContentfulStatusCode)
+  }
+  const confirmation = confirmed?.pending()
+  return c.json({ ...result, ...(confirmation ? { confirmation } : {}) })
+}
 
 const desiredOf = async (c: Context) => parseDesired(await readRecord(c))
 const example = { nfvs: { '1': { status: 'Running' } } }
@@ -46,10 +136,11 @@ export const topologyRoutes: Route[] = [
     path: '/v1/topology',
     summary: "Every process's state in one document",
     success: Topology,
-    handle: async (c, { registry, present }) => {
+    handle: async (c, { registry, present, confirmations }) => {
       const document = await readTopology(registry, { cause: causeOf(c) })
       c.header('ETag', topologyEtag(document))
-      return c.json(present.topology(document))
+      const confirmation = confirmations.pending()
+      return c.json({ ...present.topology(document), ...(confirmation ? { confirmation } : {}) })
     },
   },
   {
@@ -70,24 +161,17 @@ export const topologyRoutes: Route[] = [
     method: 'post',
     path: '/v1/topology/apply',
     summary:
-      'Plan, then run the steps in order (If-Match: an ETag); stops at the first failed step, answering its status with {failed, done}',
+      "Plan, then run the steps (If-Match: an ETag); a failed step stops its process's steps, then the steps done are undone in reverse (unless keep_partial), answering the failed step's status with {failed, done, undone, not_undone}",
     body: DesiredDocument,
+    query: ApplyParams,
     example,
     success: Applied,
     command: true,
     errors: {
-      409: 'An apply is already running',
+      409: 'An apply is already running, or one waits for its confirmation',
       412: 'The live configuration changed since the If-Match ETag: plan again',
       422: refused,
     },
-    handle: async (c, { applier }) => {
-      const desired = await desiredOf(c)
-      const result = await applier.apply(desired, c.get('requestId'), c.req.header('If-Match'))
-      if ('failed' in result) {
-        const { status, ...body } = result
-        return c.json(body, status as ContentfulStatusCode)
-      }
-      return c.json(result)
-    },
+    handle: async (c, deps) => applyAnswer(c, deps, await desiredOf(c), { what: 'apply' }),
   },
 ]
