@@ -117,16 +117,16 @@ export function createApp(options: AppOptions) {
     refuse: () => confirmations.refusal(),
   })
   // An apply made with confirm_within is undone unless confirmed in time; one pending when the
-  // controller stopped is undone now.
+  // controller stopped is undone now (and counted: the metrics first).
+  const countConfirmation = applyMetrics(metrics.registry, () => confirmations.pending())
   const confirmations = startConfirmations({
     store: remember?.store,
     applier: () => applier,
     hub,
     log,
     clock: options.clock,
-    onOutcome: (outcome) => countConfirmation(outcome),
+    onOutcome: countConfirmation,
   })
-  const countConfirmation = applyMetrics(metrics.registry, () => confirmations.pending())
   // So do a restore's, as the principal `restore` (with the id of a POST that asked for it).
   const restorer =
     remember &&
