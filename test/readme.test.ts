@@ -136,6 +136,7 @@ test('the reference shows a curl example for every endpoint, and each answers as
         ({ method, path }) =>
           `${method} ${path
             .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
+            .replace(/(history\/)\d+/, '$1:rev')
             .replace(/port_id\/\d+/, 'port_id/:port_id')
             .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
             .replace(/(components\/)[^/]+/, '$1:name')
