@@ -111,6 +111,7 @@ export function createApplier({
    */
   async function undoTo(before: DesiredDocument, apply: string, reason: UndoReason, by: string) {
     const id = `${apply}-undo`
+    await settled() // a restore that began meanwhile (a process came back) ends first
     const live = await readTopology(registry, { cause: { requestId: id, by: `apply ${id}` } })
     const { plan: back, refused } = planBack(live, before)
     const total = back.steps.length
