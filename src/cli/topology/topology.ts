@@ -1,8 +1,10 @@
-// `spp-ctl topology get|plan|apply|desired`: a client of the controller's REST API for whole topologies.
+// `spp-ctl topology get|plan|apply|desired|drift|restore`: a client of the controller's REST API
+// for whole topologies.
 import { readFile } from 'node:fs/promises'
-import { parseArgs } from 'node:util'
 import { parse, stringify } from 'yaml'
-import { bearerHeader, TOKEN_HELP } from '../token.ts'
+import { readArgs, usageText, UsageError } from '../args.ts'
+import { connectTo, URL_HELP } from '../controller-client.ts'
+import { TOKEN_HELP } from '../token.ts'
 import { configurationOf } from '../../topology/configuration.ts'
 import { parseDesired, type DesiredDocument } from '../../topology/document.ts'
 import { renderDiff } from './diff.ts'
@@ -10,77 +12,91 @@ import { showProgress, type Io } from '../progress.ts'
 import type { Plan } from '../../topology/plan.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { openEventStream } from '../sse-client.ts'
+import { forget, restore, showDrift } from './remembered.ts'
 
-const HELP = `Usage: spp-ctl topology get|plan|apply|desired [options]
+const COMMAND = 'spp-ctl topology'
 
-  get     print the live configuration, a desired document to edit and apply
-          (YAML; --json for JSON; --with-status adds counters, lcores and the rest)
-  plan    print what a desired document changes, and the steps that would do it
-  apply   plan, then run the steps (each process's in order, processes side by side)
-  desired print what the controller remembers of each process (YAML; --json for JSON)
+const HELP = `Usage: spp-ctl topology get|plan|apply|desired|drift|restore [options]
+
+  get       print the live configuration, a desired document to edit and apply
+            (YAML; --json for JSON; --with-status adds counters, lcores and the rest)
+  plan      print what a desired document changes, and the steps that would do it
+  apply     plan, then run the steps (each process's in order, processes side by side)
+  desired   print what the controller remembers of each process (YAML; --json for JSON)
+  drift     print, per remembered process, the steps that would bring it back (nothing is sent)
+  restore PROCESS|--all
+            run those steps for one process (vf:2) or every connected one that drifts
 
 Options:
   -f, --file FILE         the desired document, YAML or JSON; - reads stdin
-      --url URL           the controller (default http://localhost:7777)
-      --json              get: print JSON
+${URL_HELP}      --json              get, desired, drift: print JSON
       --with-status       get: the whole topology, as GET /v1/topology answers it
-      --detailed-exitcode plan: exit 2 when there are changes (0 none, 1 error)
-      --forget PROCESS    desired: forget one process (vfs/2, nfvs/1, mirrors/3): it will
-                          not be restored
+      --detailed-exitcode plan, drift: exit 2 when there are changes (0 none, 1 error)
+      --forget PROCESS    desired: forget one process (vf:2, nfv:1, mirror:3, primary): it
+                          will not be restored
+      --all               restore: every connected process that drifts
 ${TOKEN_HELP}  -h, --help              show this text
 `
 
-class CliError extends Error {}
+const OPTIONS = {
+  file: { type: 'string', short: 'f' },
+  url: { type: 'string' },
+  json: { type: 'boolean' },
+  'with-status': { type: 'boolean' },
+  'detailed-exitcode': { type: 'boolean' },
+  forget: { type: 'string' },
+  all: { type: 'boolean' },
+  'token-file': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
 
 /** Runs one `spp-ctl topology` command; resolves with the exit status. */
 export async function runTopology(args: string[], io: Io = process): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        file: { type: 'string', short: 'f' },
-        url: { type: 'string', default: 'http://localhost:7777' },
-        json: { type: 'boolean' },
-        'with-status': { type: 'boolean' },
-        'detailed-exitcode': { type: 'boolean' },
-        forget: { type: 'string' },
-        'token-file': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    })
+    const { values, positionals } = readArgs(args, OPTIONS)
     if (values.help) return write(io, HELP, 0)
-    const url = values.url.replace(/\/+$/, '')
-    const auth = await bearerHeader(values['token-file'])
-    const request = <T>(method: string, path: string, body?: unknown) =>
-      send<T>(url, auth, method, path, body)
     const [command, ...extra] = positionals
-    if (extra.length > 0) throw new CliError(`unexpected argument ${extra[0]}`)
+    const known = ['get', 'plan', 'apply', 'desired', 'drift', 'restore']
+    if (!known.includes(command ?? ''))
+      throw new UsageError(
+        command === undefined
+          ? `expected a command: ${known.join(', ')}`
+          : `unknown command ${command}: expected ${known.join(', ')}`,
+      )
+    if (extra.length > (command === 'restore' ? 1 : 0))
+      throw new UsageError(`unexpected argument ${extra.at(-1)}`)
+    const client = await connectTo(values, (text) =>
+      io.stderr.write(`${COMMAND}: warning: ${text}\n`),
+    )
     if (command === 'get') {
-      const { body: live } = await request<TopologyDocument>('GET', '/v1/topology')
+      const { body: live } = await client.request<TopologyDocument>('GET', '/v1/topology')
       const body = values['with-status'] ? live : configurationOf(live)
       return write(io, values.json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body), 0)
     }
-    if (command === 'desired') return await showDesired(io, request, values)
-    if (command !== 'plan' && command !== 'apply')
-      throw new CliError(`expected get, plan, apply or desired, got ${command ?? 'nothing'}`)
-    if (values.file === undefined) throw new CliError(`${command} needs -f FILE (- for stdin)`)
+    if (command === 'desired') {
+      if (values.forget !== undefined) return await forget(io, client, values.forget)
+      const { body } = await client.request('GET', '/v1/topology/desired')
+      return write(io, values.json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body), 0)
+    }
+    if (command === 'drift') return await showDrift(io, client, values)
+    if (command === 'restore') return await restore(io, client, extra[0], values.all === true)
+    if (values.file === undefined) throw new UsageError(`${command} needs -f FILE (- for stdin)`)
     const desired = await readDocument(values.file, io)
-    const { body: live } = await request<TopologyDocument>('GET', '/v1/topology')
-    const planned = await request<Plan>('POST', '/v1/topology/plan', desired)
+    const { body: live } = await client.request<TopologyDocument>('GET', '/v1/topology')
+    const planned = await client.request<Plan>('POST', '/v1/topology/plan', desired)
     const { steps } = planned.body
     // the controller took the document: parsed here as it parsed it (a primary's running -> Running)
     io.stdout.write(describePlan(live, parseDesired(desired), planned.body))
     if (command === 'plan') return steps.length > 0 && values['detailed-exitcode'] ? 2 : 0
     if (steps.length === 0) return 0
     return await showProgress(io, planned.body, (id, signal) =>
-      openEventStream(url, signal, auth).then((events) => ({
+      openEventStream(client, signal).then((events) => ({
         events,
-        response: fetch(`${url}/v1/topology/apply`, {
+        response: client.fetch('/v1/topology/apply', {
           method: 'POST',
           body: JSON.stringify(desired),
           headers: {
-            ...auth,
+            ...client.headers,
             'Content-Type': 'application/json',
             'If-Match': planned.etag,
             'X-Request-Id': id,
@@ -91,27 +107,11 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
     )
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    io.stderr.write(`spp-ctl topology: ${message}\n`)
+    io.stderr.write(
+      error instanceof UsageError ? usageText(COMMAND, message) : `${COMMAND}: ${message}\n`,
+    )
     return 1
   }
-}
-
-const FORGET = /^(?:nfvs|vfs|mirrors)\/(?:0|[1-9][0-9]{0,9})$/
-
-/** `desired`: the remembered document, or `--forget` one process of it. */
-async function showDesired(
-  io: Io,
-  request: (method: string, path: string) => Promise<{ body: unknown }>,
-  { forget, json }: { forget?: string; json?: boolean },
-) {
-  if (forget === undefined) {
-    const { body } = await request('GET', '/v1/topology/desired')
-    return write(io, json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body), 0)
-  }
-  if (!FORGET.test(forget))
-    throw new CliError(`--forget takes vfs/2, nfvs/1 or mirrors/3, got ${forget}`)
-  await request('DELETE', `/v1/topology/desired/${forget}`)
-  return write(io, `Forgot ${forget}: it will not be restored.\n`, 0)
 }
 
 const write = (io: Io, text: string, status: number) => {
@@ -128,40 +128,22 @@ export async function readDocument(file: string, io: Io): Promise<unknown> {
     text = Buffer.concat(chunks).toString('utf8')
   } else {
     text = await readFile(file, 'utf8').catch((e: Error) => {
-      throw new CliError(`cannot read ${file}: ${e.message}`)
+      throw new Error(`cannot read ${file}: ${e.message}`)
     })
   }
+  const name = file === '-' ? 'stdin' : file
+  let document: unknown
   try {
-    return parse(text) as unknown // YAML is a superset of JSON
+    document = parse(text) as unknown // YAML is a superset of JSON
   } catch (error) {
-    throw new CliError(
-      `${file === '-' ? 'stdin' : file} is not YAML or JSON: ${(error as Error).message}`,
+    throw new Error(`${name} is not YAML or JSON: ${(error as Error).message}`)
+  }
+  // An empty file (or one of comments only) is no document: say so, not what the API would.
+  if (document === null || document === undefined)
+    throw new Error(
+      `${name} is empty: a desired document names processes, as \`spp-ctl topology get\` prints`,
     )
-  }
-}
-
-/** One REST request; a non-2xx answer (a refused token too) is an error with the controller's text. */
-async function send<T>(
-  url: string,
-  auth: Record<string, string>,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const response = await fetch(url + path, {
-    method,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headers: body === undefined ? auth : { ...auth, 'Content-Type': 'application/json' },
-  }).catch((error: Error) => {
-    const cause = (error.cause as Error | undefined)?.message ?? error.message
-    throw new CliError(`cannot reach the controller at ${url}: ${cause}`)
-  })
-  const text = await response.text()
-  if (!response.ok) throw new CliError(`${method} ${path}: ${response.status}: ${text.trim()}`)
-  return {
-    body: (text === '' ? undefined : JSON.parse(text)) as T,
-    etag: response.headers.get('etag') ?? '*',
-  }
+  return document
 }
 
 /** The diff per process, then the numbered steps and their summary. */
