@@ -1,7 +1,12 @@
 // `spp-ctl journal [--follow]`: the controller's change journal (GET /v1/journal) as a table.
 import { setTimeout as sleep } from 'node:timers/promises'
 import { readArgs, usageText, UsageError } from './args.ts'
-import { connectTo, URL_HELP, type ControllerClient } from './controller-client.ts'
+import {
+  connectTo,
+  URL_HELP,
+  UnreachableError,
+  type ControllerClient,
+} from './controller-client.ts'
 import { TOKEN_HELP } from './token.ts'
 import type { Io } from './progress.ts'
 import { journalEvents } from './journal-events.ts'
@@ -19,7 +24,8 @@ Options:
       --by NAME           only changes by this client (as the BY column shows it)
       --since TIME        only changes at this time or later (ISO 8601, as 2026-01-31T12:00:00Z)
       --limit N           the last N changes (default 20; at most 1000)
-  -f, --follow            then print each new change as it is made, until interrupted
+  -f, --follow            then print each new change as it is made, until interrupted; when
+                          the controller goes away, wait for it and go on
       --poll MS           --follow without the event stream: how often to ask (default 1000)
       --json              one JSON object a line, as GET /v1/journal answers each entry
 ${URL_HELP}${TOKEN_HELP}  -h, --help              show this text
@@ -53,6 +59,8 @@ type Entry = {
 // A clock stepped back must not hide an entry: each poll looks back this far, and skips ids seen.
 const LOOK_BACK_MS = 60_000
 const PAGE = 1000
+// While the controller is away: the first try soon, then less and less often.
+const RETRY_MS = { first: 250, max: 5000 }
 
 /** Runs `spp-ctl journal`; resolves with the exit status (with --follow, only on an error). */
 export async function runJournal(args: string[], io: Io = process): Promise<number> {
@@ -80,7 +88,7 @@ export async function runJournal(args: string[], io: Io = process): Promise<numb
     const print = printer(io, values.json === true)
 
     // Subscribed before the first read, so that no change falls between the two.
-    const changed = values.follow ? await journalEvents(client) : undefined
+    let changed = values.follow ? await journalEvents(client) : undefined
     let shown = (await read(values.since, values.limit)).reverse()
     print(shown)
     if (!changed) return 0
@@ -95,7 +103,17 @@ export async function runJournal(args: string[], io: Io = process): Promise<numb
         lookBack === undefined || Date.parse(values.since ?? '') > lookBack
           ? values.since
           : new Date(lookBack).toISOString()
-      const page = await read(since, String(PAGE))
+      let page: Entry[]
+      try {
+        page = await read(since, String(PAGE))
+      } catch (error) {
+        if (!(error instanceof UnreachableError)) throw error
+        changed.close()
+        changed = await reconnect(io, client, error)
+        continue // read again, from the last entry shown: nothing made meanwhile is missed
+      }
+      // A stream that ended (the controller restarted on its own between two reads): open anew.
+      if (changed.ended) changed = await journalEvents(client)
       shown = page.filter((e) => e.id > (last?.id ?? 0)).reverse()
       if (page.length === PAGE && shown.length === PAGE)
         io.stderr.write(
@@ -110,6 +128,31 @@ export async function runJournal(args: string[], io: Io = process): Promise<numb
       error instanceof UsageError ? usageText(COMMAND, message) : `${COMMAND}: ${message}\n`,
     )
     return 1
+  }
+}
+
+/**
+ * Waits for the controller to come back, trying again less and less often (a quarter of a second
+ * at first, every 5 s at most); says so once when it goes and once when it is back. Resolves with
+ * the event stream opened anew.
+ */
+async function reconnect(io: Io, client: ControllerClient, lost: UnreachableError) {
+  io.stderr.write(`${COMMAND}: ${lost.message}; waiting for it to come back\n`)
+  for (let wait = RETRY_MS.first; ; wait = Math.min(wait * 2, RETRY_MS.max)) {
+    await sleep(wait)
+    const events = await journalEvents(client)
+    // The stream opened, or the controller answers without one (an older controller, a proxy).
+    const back =
+      events.live ||
+      (await client.fetch('/v1/journal?limit=1', { headers: client.headers }).then(
+        (answer) => (void answer.body?.cancel(), true),
+        () => false,
+      ))
+    if (back) {
+      io.stderr.write(`${COMMAND}: the controller at ${client.url} is back\n`)
+      return events
+    }
+    events.close()
   }
 }
 
