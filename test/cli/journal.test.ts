@@ -59,6 +59,17 @@ test('a table, oldest first: the last N, filtered; --json gives the entries as t
       '2026-01-01T12:03:00.000Z  local     204     PUT /v1/vfs/2/patches             vf:2        patch ring:0 phy:0',
       '',
     ])
+    // The section spelling of a URL is read too, as every command reads a process.
+    assert.equal(await journal(url, ['--process', 'vfs/2', '--limit', '1']), some)
+    const bad = await journal(url, ['--process', 'vf-2'])
+    assert.equal(
+      [bad.code, bad.stderr],
+      [
+        1,
+        'spp-ctl journal: --process takes a process as vf:2, nfv:1, mirror:3 or primary, got "vf-2"\n' +
+          "Run 'spp-ctl journal --help' for usage.\n",
+      ],
+    )
     const byOps = await journal(url, ['--by', 'ops', '--since', '2026-01-01T12:00:00Z', '--json'])
     const lines = byOps.stdout.trim().split('\n')
     assert.is(lines.length, 1)
