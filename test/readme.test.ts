@@ -140,7 +140,8 @@ test('the reference shows a curl example for every endpoint, and each answers as
             .replace(/port_id\/\d+/, 'port_id/:port_id')
             .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
             .replace(/(components\/)[^/]+/, '$1:name')
-            .replace(/(desired\/)[a-z]+/, '$1:kind')}`,
+            .replace(/(desired\/)(?:primary|[a-z]+:\d+)$/, '$1:process')
+            .replace(/(desired\/)[a-z]+(?=\/)/, '$1:kind')}`,
       ),
     )
     assert.match(

@@ -114,7 +114,10 @@ export function desiredSide(options: DesiredSideOptions) {
       if (mode === 'report')
         for (const [key, config] of drifting) {
           const drift = driftOf(registry, key, config)
-          const about = drift.ok ? { steps: drift.plan.steps.length } : { refused: drift.refusal }
+          const { ok } = drift
+          const about = ok
+            ? { ...drift.plan, total: drift.plan.steps.length } // as restore.ts words it
+            : { refused: drift.refusal }
           hub.publish('drift.detected', { ...who(idOfKey(key)), ...about })
         }
       const reason = `--restore ${mode}: ${steps} steps of drift left to the operator, nothing sent`

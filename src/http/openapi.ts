@@ -32,6 +32,11 @@ const PARAMETERS: Record<string, { schema: object; description: string }> = {
     description: 'a section of the remembered document',
   },
   name: { schema: schema(ComponentName), description: 'a component name' },
+  process: {
+    schema: { type: 'string', pattern: '^(?:primary|(?:nfv|vf|mirror):(?:0|[1-9][0-9]{0,4}))$' },
+    description:
+      'a process as every route and command line names it: primary, nfv:1, vf:2, mirror:3',
+  },
   port_id: {
     schema: { type: 'integer', minimum: 0, maximum: 255 },
     description: 'a physical port of the primary',

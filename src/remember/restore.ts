@@ -68,7 +68,8 @@ export function startRestorer(options: Options) {
     const { steps, summary } = drift.plan
     if (mode === 'on') return void (await runner.run([ref], drift.plan, undefined, handle))
     log.info({ process, steps: steps.length }, 'process drifts from its remembered configuration')
-    hub.publish('drift.detected', { ...who(ref), steps: steps.length, summary })
+    // As GET /v1/topology/drift reports it (steps, summary), with `total`, the count it once was.
+    hub.publish('drift.detected', { ...who(ref), steps, summary, total: steps.length })
   }
 
   registry.on('registered', (handle) => {

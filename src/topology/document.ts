@@ -12,7 +12,7 @@ import {
   OptionalVlan,
   portId,
 } from '../protocol/tokens.ts'
-import { PrimaryDesired } from './desired-primary.ts'
+import { ForwarderStatus, PrimaryDesired } from './desired-primary.ts'
 
 // Read-only members of an exported document: accepted, never compared. (`error` is what an export
 // shows for a process it could not read; planning for that process is refused until it can be.)
@@ -27,7 +27,7 @@ const NfvDesired = v.strictObject(
     error: readOnly,
     'master-lcore': readOnly, // 2020 processes report their lcores: shown, never planned
     lcores: readOnly,
-    status: v.optional(v.picklist(['Running', 'Idle'], 'expected Running or Idle')),
+    status: v.optional(ForwarderStatus),
     ports: v.optional(v.array(NfvListedPort, 'expected an array of port ids')),
     patches: v.optional(
       v.array(v.strictObject({ src: NfvListedPort, dst: NfvListedPort }), 'expected an array'),

@@ -206,7 +206,10 @@ test('the CLI: apply --confirm-within says until when; one expires, one is confi
         ])
         assert.equal(
           [bad.code, bad.stderr],
-          [1, 'spp-ctl topology: --confirm-within takes 90s, 5m or 1h30m, got 5x\n'],
+          [
+            1,
+            "spp-ctl topology: --confirm-within takes 90s, 5m or 1h30m, got 5x\nRun 'spp-ctl topology --help' for usage.\n",
+          ],
         )
       } finally {
         await rm(dir, { recursive: true, force: true })

@@ -4,6 +4,7 @@ import { stringify } from 'yaml'
 import { parseDesired } from '../../topology/document.ts'
 import type { Plan } from '../../topology/plan.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
+import { UsageError } from '../args.ts'
 import { showProgress, type Io, type StartApply } from '../progress.ts'
 import { describePlan, renderDiff } from './diff.ts'
 
@@ -13,9 +14,6 @@ export type Request = <T>(
   path: string,
   body?: unknown,
 ) => Promise<{ body: T; etag: string }>
-
-/** A usage error: its message is the line the user reads. */
-class CliError extends Error {}
 
 /** One revision as GET /v1/topology/history lists it. */
 type Revision = {
@@ -34,7 +32,7 @@ const UNITS: Record<string, number> = { h: 3600, m: 60, s: 1 }
 export function parseDuration(text: string): number {
   const parts = /^\d+$/.test(text) ? [`${text}s`] : text.match(/\d+[hms]/g)
   if (!parts || parts.join('') !== text)
-    throw new CliError(`--confirm-within takes 90s, 5m or 1h30m, got ${text}`)
+    throw new UsageError(`--confirm-within takes 90s, 5m or 1h30m, got ${text}`)
   return parts.reduce((sum, part) => sum + Number(part.slice(0, -1)) * UNITS[part.at(-1)!]!, 0)
 }
 
@@ -48,15 +46,15 @@ export async function showHistory(
   { json, diff, limit }: { json?: boolean; diff?: boolean; limit?: string },
 ): Promise<number> {
   const [rev, ...extra] = args
-  if (extra.length > 0) throw new CliError(`unexpected argument ${extra[0]}`)
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`)
   if (rev === undefined) {
-    if (diff) throw new CliError('--diff needs a revision: history REV --diff')
+    if (diff) throw new UsageError('--diff needs a revision: history REV --diff')
     const query = limit === undefined ? '' : `?limit=${encodeURIComponent(limit)}`
     const { body } = await request<Revision[]>('GET', `/v1/topology/history${query}`)
     io.stdout.write(json ? `${JSON.stringify(body, null, 2)}\n` : historyTable(body))
     return 0
   }
-  if (!REV.test(rev)) throw new CliError(`a revision is a number from 1, got ${rev}`)
+  if (!REV.test(rev)) throw new UsageError(`a revision is a number from 1, got ${rev}`)
   const { body: document } = await request<object>('GET', `/v1/topology/history/${rev}`)
   if (!diff) {
     io.stdout.write(json ? `${JSON.stringify(document, null, 2)}\n` : stringify(document))
@@ -124,7 +122,7 @@ export async function rollback(
   { to, yes }: { to?: string; yes?: boolean },
   start: (path: string, body: unknown, etag: string) => StartApply,
 ): Promise<number> {
-  if (to === undefined || !REV.test(to)) throw new CliError('rollback needs --to REV (a number)')
+  if (to === undefined || !REV.test(to)) throw new UsageError('rollback needs --to REV (a number)')
   const { body: document } = await request<object>('GET', `/v1/topology/history/${to}`)
   const { body: live } = await request<TopologyDocument>('GET', '/v1/topology')
   const planned = await request<Plan>('POST', '/v1/topology/plan', document)

@@ -95,7 +95,10 @@ test('rollback --to REV shows the plan, applies it with progress, and is a revis
     const usage = await runCli(['topology', 'rollback', ...url(h)])
     assert.equal(
       [usage.code, usage.stderr],
-      [1, 'spp-ctl topology: rollback needs --to REV (a number)\n'],
+      [
+        1,
+        "spp-ctl topology: rollback needs --to REV (a number)\nRun 'spp-ctl topology --help' for usage.\n",
+      ],
     )
   }))
 
