@@ -1,22 +1,27 @@
-// spp-sim's flags for what differs between hosts, run as a user runs it (the source, by tsx).
+// spp-sim run as a user runs it (bin/spp-sim.js, built from the current src/ first).
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer, type Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { buildDist } from '../helpers/build.ts'
 
-const CLI = new URL('../../src/sim/cli.ts', import.meta.url).pathname
+const CLI = new URL('../../bin/spp-sim.js', import.meta.url).pathname
+test.before(buildDist)
 const simCli = (args: string[]) =>
-  spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
+  spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+/** Resolves with the first connection to `server`; rejects if the simulator exits first. */
+const accepted = (server: ReturnType<typeof createServer>, child: ReturnType<typeof simCli>) =>
+  Promise.race([
+    once(server, 'connection') as Promise<[Socket]>,
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`spp-sim exited ${code}`))),
+  ])
 
 test('-n, --phy-ports and --lcores shape the primary: 6 rings, 3 phy ports, no forwarder', async () => {
   const server = createServer()
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as { port: number }
-  const accepted = once(server, 'connection') as Promise<[Socket]>
   const args = [
     '--primary',
     '--era',
@@ -30,7 +35,7 @@ test('-n, --phy-ports and --lcores shape the primary: 6 rings, 3 phy ports, no f
   ]
   const child = simCli([...args, '-p', String(port), '-s', '1'])
   try {
-    const [socket] = await accepted
+    const [socket] = await accepted(server, child)
     let reply = Buffer.alloc(0)
     socket.on('data', (chunk: Buffer) => (reply = Buffer.concat([reply, chunk])))
     socket.write('status')
