@@ -52,8 +52,11 @@ const controller = await startController({
   secondaryPort: port('sec-port'),
   apiPort: port('api-port'),
 }).catch((error: Error) => {
+  // As the controller alone says it (e.g. a port in use): one line, no stack.
   if (temporary) rmSync(temporary, { recursive: true, force: true })
-  throw error
+  log.flush()
+  process.stderr.write(`demo: cannot start: ${error.message}\n`)
+  process.exit(1)
 })
 const specs: SimSpec[] = [
   { kind: 'primary' },
@@ -80,7 +83,8 @@ const started = sims.map((sim) => sim.label).join(', ')
 const listed = controller.registry.list().map((p) => `${p.type} ${p['client-id'] ?? ''}`.trim())
 
 // Before the text that says Ctrl-C stops everything: a Ctrl-C right after it finds them in place.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+// SIGHUP too: a closed terminal stops the demo as Ctrl-C does, its temporary directory removed.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
     for (const sim of sims) sim.stop()
     void controller.close().then(() => {

@@ -2,7 +2,8 @@
 // sees it (JSON log lines on stderr); and the shipped bundle's pretty logs with no node_modules.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -83,6 +84,52 @@ test('on a pipe the demo’s logs are JSON lines on stderr, and its text alone i
     assert.is(logs.at(-1)?.msg, 'controller stopped')
     assert.not.match(stdout, /"level"|INFO/)
     // A fresh temporary state directory, removed at exit.
+    const dir = /it remembers in (\S+spp-ctl-demo-\w+)\./.exec(stdout)?.[1]
+    assert.ok(dir, stdout)
+    assert.not.ok(existsSync(dir), `${dir} is left behind`)
+  } finally {
+    child.kill('SIGKILL')
+  }
+})
+
+test('a port in use: the demo says so in one line, as the controller does, and leaves nothing behind', async () => {
+  const taken = createServer().listen(0, '127.0.0.1')
+  await once(taken, 'listening')
+  const { port } = taken.address() as { port: number }
+  const tmp = mkdtempSync(join(tmpdir(), 'spp-ctl-demo-tmp-')) // its TMPDIR: what it leaves there
+  try {
+    const args = [join(dist, 'demo.js'), ...DEMO, '-a', String(port)]
+    const child = spawn(process.execPath, args, {
+      stdio: 'pipe',
+      env: { ...process.env, TMPDIR: tmp },
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const [code] = (await once(child, 'close')) as [number | null]
+    assert.is(code, 1, stderr)
+    assert.match(stderr, /^demo: cannot start: listen EADDRINUSE: address already in use \S+\n$/)
+    assert.equal(readdirSync(tmp), [], 'its temporary state directory is removed')
+  } finally {
+    taken.close()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+})
+
+test('SIGHUP (a closed terminal) stops the demo as Ctrl-C does, its state directory removed', async () => {
+  const child = spawn(process.execPath, [join(dist, 'demo.js'), ...DEMO], { stdio: 'pipe' })
+  try {
+    child.stderr.resume() // its log lines
+    let stdout = ''
+    let stopped = false
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      if (stopped || !stdout.includes(BANNER_END)) return
+      stopped = true
+      child.kill('SIGHUP')
+    })
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null]
+    assert.is(signal, null, 'it stops itself, not killed by the signal')
+    assert.is(code, 0)
     const dir = /it remembers in (\S+spp-ctl-demo-\w+)\./.exec(stdout)?.[1]
     assert.ok(dir, stdout)
     assert.not.ok(existsSync(dir), `${dir} is left behind`)
