@@ -94,6 +94,13 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   })
 }
 const api = `http://localhost:${controller.apiPort}`
+// spp-ctl's client commands talk to $SPP_CTL_URL, else the default port: on other ports (or with
+// another controller's URL in the environment) the lines below say where this demo is.
+const clientUrl = process.env.SPP_CTL_URL ?? `http://localhost:${DEFAULTS.apiPort}`
+const exportUrl =
+  clientUrl.replace(/\/+$/, '') === api
+    ? ''
+    : `${`  export SPP_CTL_URL=${api}`.padEnd(49)}# where they find this demo\n`
 log.flush() // the registrations' log lines, then the text below, in that order
 process.stdout.write(`
 spp-ctl is running on ${api}; it remembers in ${stateDir ?? 'nothing (--state-dir none)'}.
@@ -120,5 +127,11 @@ Try:
   curl -s ${api}/v1/mirrors/3
   curl -s ${api}/v1/primary/status
 
+And with spp-ctl's commands:
+
+${exportUrl}  npx spp-ctl topology get > /tmp/chain.yaml     # the configuration as a document: edit it,
+  npx spp-ctl topology plan -f /tmp/chain.yaml   # see what would change, and
+  npx spp-ctl topology apply -f /tmp/chain.yaml  # do it, with progress
+${stateDir ? '  npx spp-ctl journal                            # who changed what\n' : ''}
 Every endpoint is in docs/rest-api.md. Ctrl-C stops everything.
 `)

@@ -1,16 +1,18 @@
 // npm run demo as a person sees it on a terminal (readable log lines around its text) and as a pipe
 // sees it (JSON log lines on stderr); and the shipped bundle's pretty logs with no node_modules.
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { buildDist } from './helpers/build.ts'
 
 const dist = new URL('../dist/', import.meta.url).pathname
+const SPP_CTL = new URL('../bin/spp-ctl.js', import.meta.url).pathname
 const DEMO = ['-p', '0', '-s', '0', '-a', '0', '--poll-ms', '0']
 const BANNER_END = 'Ctrl-C stops everything.'
 test.before(buildDist)
@@ -135,6 +137,53 @@ test('SIGHUP (a closed terminal) stops the demo as Ctrl-C does, its state direct
     assert.not.ok(existsSync(dir), `${dir} is left behind`)
   } finally {
     child.kill('SIGKILL')
+  }
+})
+
+test('on other ports the demo’s spp-ctl lines say where it is, and each runs; get is stable', async () => {
+  const { SPP_CTL_URL: _, ...env } = process.env
+  const child = spawn(process.execPath, [join(dist, 'demo.js'), ...DEMO], { stdio: 'pipe', env })
+  const work = mkdtempSync(join(tmpdir(), 'spp-ctl-try-'))
+  try {
+    child.stderr.resume() // its log lines
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    while (!stdout.includes(BANNER_END)) await once(child.stdout, 'data')
+    const api = /^spp-ctl is running on (\S+);/m.exec(stdout)?.[1]
+    const lines = stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^(?:export SPP_CTL_URL=|npx spp-ctl )/.test(line))
+    assert.match(lines[0] ?? '', `export SPP_CTL_URL=${api} `, 'first, where the demo is')
+    const commands = lines.slice(1).map((line) => line.replace(/ +#.*/, ''))
+    assert.equal(commands, [
+      'npx spp-ctl topology get > /tmp/chain.yaml',
+      'npx spp-ctl topology plan -f /tmp/chain.yaml',
+      'npx spp-ctl topology apply -f /tmp/chain.yaml',
+      'npx spp-ctl journal',
+    ])
+    // As a shell runs them, the built command for npx's, the file in a directory of the test's.
+    // The exported URL goes in as --url too: this checks the lines, not the commands' reading of
+    // the variable.
+    const script = [
+      `npx() { shift; ${JSON.stringify(process.execPath)} ${JSON.stringify(SPP_CTL)} "$@" --url "$SPP_CTL_URL"; }`,
+      'set -e',
+      ...lines.map((line) => line.replaceAll('/tmp/', `${work}/`)),
+    ].join('\n')
+    const { stdout: said } = await promisify(execFile)('bash', ['-c', script], { env })
+    assert.match(said, 'No changes: the live topology already matches.', 'plan of what get wrote')
+    // the document is the same however often it is read: a file to keep, edit and compare
+    const again = await promisify(execFile)(process.execPath, [
+      SPP_CTL,
+      'topology',
+      'get',
+      '--url',
+      api!,
+    ])
+    assert.is(again.stdout, readFileSync(join(work, 'chain.yaml'), 'utf8'))
+  } finally {
+    child.kill('SIGKILL')
+    rmSync(work, { recursive: true, force: true })
   }
 })
 
