@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CLIENT_ID_PATTERN } from '../src/protocol/tokens.ts'
+import { buildDist } from './helpers/build.ts'
 import { registrations, withHarness } from './helpers/harness.ts'
 import { primary2020, scriptedPeer, spaced2020 } from './helpers/peer-2020.ts'
 
@@ -105,6 +108,46 @@ test("the README's quick start answers as it says, on a fresh demo", () =>
     for (const page of PAGES) assert.ok(page.startsWith('docs/'), page)
     assert.ok(PAGES.includes('docs/rest-api.md'), 'the reference links the REST API')
   }))
+
+test('the quick start’s spp-ctl lines run as shown, and write nothing into the checkout', async () => {
+  buildDist()
+  const from = README.indexOf('## Quick start')
+  const quick = README.slice(from, README.indexOf('\n## ', from))
+  const lines = quick.split('\n').filter((line) => line.startsWith('npx spp-ctl '))
+  assert.ok(
+    lines.some((line) => line.startsWith('npx spp-ctl topology apply ')),
+    quick,
+  )
+  // npm test checks the formatting of every file in the checkout: a document written there
+  // (prettier wants '1': where the command writes "1":) would fail it.
+  for (const line of lines)
+    for (const [, path] of line.matchAll(/(?:>|-f) (\S+)/g))
+      assert.ok(path!.startsWith('/tmp/'), `${line}: writes into the checkout`)
+  const work = mkdtempSync(join(tmpdir(), 'spp-ctl-quick-'))
+  const cli = new URL('../bin/spp-ctl.js', import.meta.url).pathname
+  try {
+    await withHarness(
+      DEMO,
+      async (h) => {
+        await runAll(h, examplesOf(quick.split('\n')))
+        // As a shell runs them: the built command for npx's, on the harness's port.
+        const url = `http://127.0.0.1:${h.controller.apiPort}`
+        const script = [
+          `npx() { shift; ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@" --url ${url}; }`,
+          'set -e',
+          ...lines.map((line) => line.replaceAll('/tmp/', `${work}/`)),
+        ].join('\n')
+        const { SPP_CTL_TOKEN: _, ...env } = process.env
+        const { stdout } = await promisify(execFile)('bash', ['-c', script], { env })
+        assert.match(stdout, 'No changes: the live topology already matches.')
+        assert.match(stdout, /PUT +\/v1\/nfvs\/1\/forward/, 'the journal lists the changes')
+      },
+      { stateDir: join(work, 'state') },
+    )
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+})
 
 // The examples of Remembering and restoring need a controller that remembers.
 const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-readme-'))
