@@ -15,10 +15,17 @@ export type SimOptions = ModelOptions & {
   pollMs?: number
   /** Connect again after the controller closes the connection, as the real processes do. */
   reconnect?: boolean
+  /**
+   * How long to wait before the next attempt, after `failures` in a row (refused, or closed
+   * before the controller asked anything): 0.1 s, doubling up to every second, unless given.
+   */
+  backoff?: (failures: number) => number
   /** Start again, afresh, after an `exit` (or a crash): a supervisor SPP does not have. */
   respawn?: boolean
   faults?: Faults
 }
+
+const BACKOFF = (failures: number) => Math.min(100 * 2 ** failures, 1000)
 
 type SimEvents = {
   command: [line: string]
@@ -54,8 +61,8 @@ export class SimProcess extends EventEmitter<SimEvents> {
   #stopped = false
   #count = 0
   #hung = false
-  /** Attempts refused since the last connection: the next one waits longer. */
-  #refused = 0
+  /** Connections that failed (or were closed unasked) in a row: the next one waits longer. */
+  #failures = 0
   /** The process has ended (`exit` or a crash) and closes once its last reply is out. */
   #ending = false
   #timers = new Set<NodeJS.Timeout>()
@@ -119,7 +126,6 @@ export class SimProcess extends EventEmitter<SimEvents> {
     let connected = false
     socket.on('connect', () => {
       connected = true
-      this.#refused = 0
       this.emit('connected')
     })
     socket.on('close', () => {
@@ -130,8 +136,11 @@ export class SimProcess extends EventEmitter<SimEvents> {
       if (this.#ending) return this.#end()
       if (!this.options.reconnect) return
       // Like spp_nfv: connect again at once after the controller hung up; when nothing answers,
-      // again after 0.1 s, then twice as long each time, up to every second as SPP's processes do.
-      const wait = connected ? 0 : Math.min(100 * 2 ** this.#refused++, 1000)
+      // or a controller closes before it asked anything (say, --allow-peers refused us), after a
+      // while, longer each time (up to every second, as SPP's processes retry).
+      const asked = this.#count > 0
+      if (asked) this.#failures = 0
+      const wait = asked ? 0 : (this.options.backoff ?? BACKOFF)(this.#failures++)
       this.#later(() => this.#connect(), wait)
     })
     this.#read(socket)
