@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, normalize } from 'node:path'
 import { promisify } from 'node:util'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -201,5 +201,50 @@ test('the reference shows a curl example for every endpoint, and each answers as
       if (route !== 'GET /v1/events' && route !== 'GET /v1/journal')
         assert.ok(shown.has(route), `no example for ${route}`)
   }))
+
+/** The anchors of a markdown page's headings, as GitHub makes them (outside fenced code). */
+const anchorsOf = (text: string) => {
+  const seen = new Map<string, number>()
+  let fenced = false
+  const anchors = new Set<string>()
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced
+    const heading = fenced ? undefined : /^#{1,6} (.*)$/.exec(line)?.[1]
+    if (heading === undefined) continue
+    const slug = heading
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replaceAll(' ', '-')
+    const n = seen.get(slug) ?? 0
+    seen.set(slug, n + 1)
+    anchors.add(n === 0 ? slug : `${slug}-${n}`)
+  }
+  return anchors
+}
+
+test('every link between the README and the docs leads to a page, and to a heading of it', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(new URL('../docs/', import.meta.url))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ]
+  const broken: string[] = []
+  for (const page of pages) {
+    const text = read(page).replace(/^```[\s\S]*?^```/gm, '') // links in code are not links
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue // http:, mailto:
+      const [path = '', anchor] = target!.split('#')
+      const file = path === '' ? page : normalize(join(dirname(page), path))
+      if (!existsSync(new URL(`../${file}`, import.meta.url)))
+        broken.push(`${page}: ${target} (no file)`)
+      else if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(read(file)).has(anchor))
+        broken.push(`${page}: ${target} (no heading)`)
+    }
+  }
+  assert.equal(broken, [])
+  assert.ok(PAGES.includes('docs/getting-started.md') && PAGES.includes('docs/troubleshooting.md'))
+})
 
 test.run()
