@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { buildDist } from '../helpers/build.ts'
+import { freePort } from '../helpers/free-port.ts'
 
 const CLI = new URL('../../bin/spp-sim.js', import.meta.url).pathname
 test.before(buildDist)
@@ -62,15 +63,6 @@ test('a bad --lcores is refused with its reason, exit status 2', async () => {
   assert.match(stderr, /a vf needs a main lcore and at least one worker lcore/)
 })
 
-/** A loopback port nothing listens on: one the kernel handed out and took back. */
-const freePort = async () => {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  server.close()
-  await once(server, 'close')
-  return port
-}
 const listen = async (port: number) => {
   const server = createServer().listen(port, '127.0.0.1')
   await once(server, 'listening')

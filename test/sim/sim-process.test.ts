@@ -6,6 +6,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SHORT_FRAME_BYTES as FIXED_REPLY_BYTES } from '../../src/protocol/release.ts'
 import { SimProcess } from '../../src/sim/sim-process.ts'
+import { freePort } from '../helpers/free-port.ts'
 
 /** A bare TCP peer standing in for the controller: it writes lines and collects what comes back. */
 async function controllerSide(
@@ -75,11 +76,7 @@ test('silentAt counts commands after the handshake: that one is never answered, 
   }))
 
 test('reconnecting: at once after a controller that had asked hung up; after a backoff, longer each time, when refused or closed unasked', async () => {
-  const probe = createServer().listen(0, '127.0.0.1')
-  await once(probe, 'listening')
-  const { port } = probe.address() as { port: number }
-  probe.close()
-  await once(probe, 'close') // nothing listens on port: the first attempts are refused
+  const port = await freePort() // nothing listens there: the first attempts are refused
   const backoffs: number[] = []
   const sim = new SimProcess({
     kind: 'nfv',
