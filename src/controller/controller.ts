@@ -63,6 +63,7 @@ export async function startController(options: ControllerOptions) {
     metrics,
     events,
     nfvStatus: options.nfvStatus,
+    statusReads: { maxAgeMs: options.statusMaxAgeMs, now: options.statusClock },
     access: { clients: options.clients, allowReadAnonymous: options.allowReadAnonymous },
     remember: store && {
       store,

@@ -8,9 +8,11 @@ import { ChangeLedger } from '../actors/change-ledger.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import { StatusReads, type StatusReadsOptions } from '../observe/status-reads.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
 import { createApplier } from '../topology/apply.ts'
+import { LiveTopology } from '../topology/live-topology.ts'
 import { Memory } from '../remember/memory.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
@@ -43,6 +45,8 @@ export type AppOptions = {
   remember?: { store: Store; mode: RestoreMode; onRestore: (outcome: RestoreOutcome) => void }
   /** The change journal GET /v1/journal reads (the store); without it, that answers 404. */
   journal?: JournalSource
+  /** How long a status read answers every reader again (--status-max-age), and its clock. */
+  statusReads?: StatusReadsOptions
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -122,9 +126,12 @@ export function createApp(options: AppOptions) {
       dispatch: (path, init, request) =>
         app.request(path, init, { principal: { kind: 'restore', request } }),
     })
+  const reads = new StatusReads(registry, options.statusReads)
   const deps = {
     registry,
-    processes: processesOf(registry),
+    processes: processesOf(registry, reads),
+    reads,
+    topology: new LiveTopology(registry, reads),
     memory,
     restorer,
     hub,
