@@ -8,7 +8,7 @@ import { startSims } from '../../src/sim/start-sims.ts'
 import { buildDist } from '../helpers/build.ts'
 
 // The command as shipped: bin/ runs the build in dist/, made from the current src/ first.
-const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
+const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
 test.before(buildDist)
 
 const NO_STATE = ['--state-dir', 'none']
@@ -107,7 +107,7 @@ test('--version prints the version of package.json and exits before the other fl
   const [code] = (await once(child, 'exit')) as [number | null]
   assert.is(code, 0)
   const { version } = JSON.parse(
-    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
   ) as { version: string }
   assert.is(stdout, `${version}\n`)
 })

@@ -20,7 +20,7 @@ import {
 import { fleetCli } from '../helpers/fleet-cli.ts'
 
 const keys = fleetKeys()
-const SIM = new URL('../../src/sim/cli.ts', import.meta.url).pathname
+const SIM = new URL('../../src/spp-sim.ts', import.meta.url).pathname
 const CHANGE_AND_WAIT = new URL('../helpers/change-and-wait.ts', import.meta.url).pathname
 type Doc = { nfvs: Record<string, { ports: string[] }> }
 const portsIn = (value: string | undefined, nfv: number) =>

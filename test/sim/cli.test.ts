@@ -5,7 +5,7 @@ import { createServer, type Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 
-const CLI = new URL('../../src/sim/cli.ts', import.meta.url).pathname
+const CLI = new URL('../../src/spp-sim.ts', import.meta.url).pathname
 const simCli = (args: string[]) =>
   spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -15,7 +15,7 @@ import { applyOf, startFleetHosts, type FleetHost } from '../../helpers/fleet-ho
 import { commandsOf } from '../../helpers/harness.ts'
 
 const keys = fleetKeys()
-const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
+const CLI = new URL('../../../bin/spp-ctl.js', import.meta.url).pathname
 // nfv 1 gets a ring, a patch onto it, and starts forwarding: three steps on a host.
 const CHAIN = `nfvs:
   "1":

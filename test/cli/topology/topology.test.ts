@@ -9,7 +9,7 @@ import { parse, stringify } from 'yaml'
 import { buildDist } from '../../helpers/build.ts'
 import { withHarness, type Harness } from '../../helpers/harness.ts'
 
-const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
+const CLI = new URL('../../../bin/spp-ctl.js', import.meta.url).pathname
 const DEMO = [
   { kind: 'primary' as const },
   { kind: 'nfv' as const, clientId: 1 },
