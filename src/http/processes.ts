@@ -47,7 +47,7 @@ export function processesOf(registry: Registry, reads: StatusReads) {
      * --status-max-age ago and shared with every other reader of it; the answer tells its age.
      */
     async status<K extends ProcessKind>(c: Context, kind: K): Promise<StatusBody[K]> {
-      const read = await reads.read(registry.find(idOf(c, kind)))
+      const read = await reads.read(registry.find(idOf(c, kind)), causeOf(c))
       tellAge(c, reads, read.at)
       return read.body as StatusBody[K]
     },

@@ -2,6 +2,7 @@
 // process one `status` per freshness bound, however many they are and however they poll.
 import type { ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
+import type { Cause } from '../actors/settled.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
 import { statusOf, type StatusBody } from '../protocol/kinds/status.ts'
 import { idText } from '../protocol/process-id.ts'
@@ -54,8 +55,11 @@ export class StatusReads {
     return read && this.now() - read.at < this.maxAgeMs ? read : undefined
   }
 
-  /** A read within the bound: the last one, the one under way, or a new one (a failure is not kept). */
-  read(process: ProcessHandle): Promise<StatusRead> {
+  /**
+   * A read within the bound: the last one, the one under way, or a new one (a failure is not
+   * kept); a new one is caused by `cause` (the request that came first, as the log names it).
+   */
+  read(process: ProcessHandle, cause?: Cause): Promise<StatusRead> {
     const key = idText(process.id)
     let entry = this.#entries.get(key)
     const fresh = entry?.read && this.now() - entry.read.at < this.maxAgeMs
@@ -63,7 +67,7 @@ export class StatusReads {
     if (entry?.pending) return entry.pending
     if (!entry) this.#entries.set(key, (entry = {}))
     const reading = entry
-    const pending = process.ask(statusOf(process.id.kind)).then(
+    const pending = process.ask(statusOf(process.id.kind), cause && { cause }).then(
       (body) => {
         // Forgotten meanwhile (a change): this read goes to those who waited for it, no further.
         const kept = this.#entries.get(key) === reading

@@ -2,6 +2,7 @@
 // reads, with its ETag, so that a poll that finds nothing new builds nothing.
 import type { ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
+import type { Cause } from '../actors/settled.ts'
 import type { StatusReads } from '../observe/status-reads.ts'
 import { topologyEtag } from './etag.ts'
 import {
@@ -51,15 +52,16 @@ export class LiveTopology {
 
   /**
    * The document now: at once when it is fresh, else once the reads that are due are answered
-   * (readers that come meanwhile share them, unless something was forgotten since they began).
+   * (readers that come meanwhile share them, unless something was forgotten since they began);
+   * the reads made are caused by `cause`, the request that found them due.
    */
-  current(): ShownTopology | Promise<ShownTopology> {
+  current(cause?: Cause): ShownTopology | Promise<ShownTopology> {
     const generation = this.#generation
     const built = this.#built
     if (built && built.generation === generation && this.#reads.now() < built.freshUntil)
       return built
     if (this.#refreshing?.generation === generation) return this.#refreshing.shown
-    const refreshing = { generation, shown: this.#refresh(generation) }
+    const refreshing = { generation, shown: this.#refresh(generation, cause) }
     this.#refreshing = refreshing
     const done = () => {
       if (this.#refreshing === refreshing) this.#refreshing = undefined
@@ -68,10 +70,10 @@ export class LiveTopology {
     return refreshing.shown
   }
 
-  async #refresh(generation: number): Promise<ShownTopology> {
+  async #refresh(generation: number, cause: Cause | undefined): Promise<ShownTopology> {
     const processes = documentOrder(this.#registry)
     const reads = await Promise.all(
-      processes.map((process) => this.#reads.read(process).catch(unreadable)),
+      processes.map((process) => this.#reads.read(process, cause).catch(unreadable)),
     )
     const now = this.#reads.now()
     const states = reads.map((read) => ('body' in read ? read.body : read))

@@ -9,6 +9,7 @@ import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { json } from '../json.ts'
 import type { Presenters } from '../present.ts'
 import { tellAge } from '../processes.ts'
+import { causeOf } from '../record-changes.ts'
 import type { Route } from '../route.ts'
 import { readRecord } from '../validate.ts'
 
@@ -60,7 +61,7 @@ export const topologyRoutes: Route[] = [
       "Every process's state in one document (reads shared within --status-max-age; X-Status-Age-Ms: the oldest's age; If-None-Match: 304 while the configuration is the same)",
     success: Topology,
     handle: async (c, { topology, reads, present }) => {
-      const { document, etag, readAt } = await topology.current()
+      const { document, etag, readAt } = await topology.current(causeOf(c))
       c.header('ETag', etag)
       tellAge(c, reads, readAt)
       const ifNoneMatch = c.req.header('If-None-Match')
