@@ -13,7 +13,7 @@ import { follow } from './follow.js'
 import { refreshJournal } from './journal.js'
 import { everyWhileVisible } from './poll.js'
 import { record } from './rates.js'
-import { read } from './read.js'
+import { read, readAged } from './read.js'
 import { setUpTokenForm } from './token-form.js'
 import { isUnreadable, SECTIONS, structureKey, toElements } from './graph.js'
 import { GRAPH_STYLE } from './graph-style.js'
@@ -46,10 +46,14 @@ const history = new Map()
 let lastRead = 0
 const drift = driftView(render) // processes that differ from what is remembered
 
-/** Keeps the counters of a read of the primary's status, for the rates. */
-function recordCounters() {
+/**
+ * Keeps the counters of a read of the primary's status, for the rates: at the time it was read,
+ * `ageMs` before it was answered (the controller shares reads among its readers).
+ * @param {number} ageMs
+ */
+function recordCounters(ageMs) {
   if (isUnreadable(doc.primary)) return
-  lastRead = performance.now()
+  lastRead = performance.now() - ageMs
   record(history, lastRead, /** @type {any} */ (doc.primary))
 }
 
@@ -105,8 +109,9 @@ async function refresh(key, readInto) {
 
 const refreshPrimary = () =>
   refresh('primary', async () => {
-    doc.primary = /** @type {any} */ ((await read('/v1/primary/status')) ?? {})
-    recordCounters()
+    const { body, ageMs } = await readAged('/v1/primary/status')
+    doc.primary = /** @type {any} */ (body ?? {})
+    recordCounters(ageMs)
   })
 
 /** @param {string} kind @param {number} clientId */
@@ -124,8 +129,9 @@ const refreshProcess = (kind, clientId) => {
 
 const reloadAll = () =>
   refresh('all', async () => {
-    doc = /** @type {TopologyDocument} */ (await read('/v1/topology'))
-    recordCounters()
+    const { body, ageMs } = await readAged('/v1/topology')
+    doc = /** @type {TopologyDocument} */ (body)
+    recordCounters(ageMs) // the age of its oldest read: the primary's is at most that
     void drift.update()
   })
 
