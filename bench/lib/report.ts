@@ -1,6 +1,6 @@
 // The benchmark's tables in markdown, as docs/speed.md shows them.
 import type { ApplyResult } from './apply-case.ts'
-import type { DashboardCell } from './dashboards.ts'
+import type { DashboardCell, WarmUp } from './dashboards.ts'
 import type { Figures } from './figures.ts'
 import type { HttpResults } from './http-case.ts'
 
@@ -59,7 +59,12 @@ export function dashboardsTable(cells: DashboardCell[]): string {
         s.dashboards === c.dashboards &&
         s.way === c.way,
     )
-  const way = { none: 'none', spp: "SPP's way", topology: '`/v1/topology`' }
+  const way = {
+    none: 'none',
+    spp: "SPP's way",
+    topology: '`/v1/topology`',
+    etag: '`/v1/topology`, If-None-Match',
+  }
   const figures = (c: DashboardCell | undefined) => {
     if (!c) return [dash, dash, dash, dash, dash]
     const polled = c.due > 0
@@ -71,13 +76,27 @@ export function dashboardsTable(cells: DashboardCell[]): string {
       c.rssMiB.toFixed(1),
     ]
   }
+  const ratio = (c: DashboardCell) => {
+    const s = theirs(c)
+    return c.cpuUs !== undefined && s?.cpuUs ? (c.cpuUs / s.cpuUs).toFixed(2) : dash
+  }
   return [
-    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | bench / sims CPU |',
-    `|${' --- |'.repeat(14)}`,
+    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | µs/req ÷ SPP | bench / sims CPU |',
+    `|${' --- |'.repeat(15)}`,
     ...ours.map(
       (c) =>
         `| ${c.processes} | ${c.dashboards} | ${way[c.way]} | ` +
-        `${[...figures(c), ...figures(theirs(c))].join(' | ')} | ${c.benchCpu}% / ${c.simCpu}% |`,
+        `${[...figures(c), ...figures(theirs(c))].join(' | ')} | ${ratio(c)} | ` +
+        `${c.benchCpu}% / ${c.simCpu}% |`,
     ),
   ].join('\n')
+}
+
+/** The warm-ups before the polling cells, in one line. */
+export function warmUpLine(warmUps: WarmUp[]): string {
+  if (warmUps.length === 0) return 'No warm-up.'
+  const each = warmUps.map(
+    (w) => `${w.controller} with ${w.processes} processes ${w.polls} polls (${w.cpu}% of a core)`,
+  )
+  return `Before the polling cells, each controller polled back to back for ${warmUps[0]!.seconds} s: ${each.join('; ')}.`
 }
