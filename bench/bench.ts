@@ -5,11 +5,13 @@
 //                    [--generator wrk|autocannon] [--cpu-prof]
 //                    [--rest-seconds 30] [--settle-seconds 60] [--warm-up 20]
 //                    [--processes N ...] [--dashboards N ...] [--way spp|topology|etag ...]
+//                    [--spp-ctl-arg=--FLAG ...]
 // `http` and `apply` (the default) give issue 30's budget as a table; `dashboards` the matrix of
 // issue 35 (dashboards polling once a second). --seconds: each figure's window (default 5).
 // For `dashboards`: the rest cell's window (--rest-seconds), begun --settle-seconds after the
 // processes registered; --warm-up seconds of polls back to back before the polling cells;
-// --processes, --dashboards and --way keep only those cells of its matrix (e.g. to profile one).
+// --processes, --dashboards and --way keep only those cells of its matrix (e.g. to profile one);
+// --spp-ctl-arg gives this controller a flag (e.g. --spp-ctl-arg=--status-max-age=0).
 // --spp-dir: a checkout of SPP 18.11, whose src/spp-ctl/spp-ctl runs beside this controller.
 // --cpu-prof: each controller of the run writes a .cpuprofile into bench-results/ as it stops.
 // Writes bench-results/bench-*.json.
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     processes: { type: 'string', multiple: true },
     dashboards: { type: 'string', multiple: true },
     way: { type: 'string', multiple: true },
+    'spp-ctl-arg': { type: 'string', multiple: true },
   },
 })
 const cases = new Set(values.case ?? ['http', 'apply'])
@@ -97,6 +100,7 @@ if (cases.has('dashboards')) {
   const { cells, warmUps } = await dashboardsCase(
     {
       ...{ seconds, sppDir, nodeArgs, ways, restSeconds },
+      controllerArgs: values['spp-ctl-arg'],
       settleSeconds: number('settle-seconds'),
       warmUpSeconds: number('warm-up'),
       processes: numbers(values.processes),

@@ -5,7 +5,9 @@
 // GET, one after another), `GET /v1/topology`, and `GET /v1/topology` with If-None-Match of the
 // ETag last seen (this controller only). The controller's CPU from /proc over the window, each
 // poll's latency (its first request sent to its last answer read), and the controller's RSS at
-// the end of the window. SPP's controller polled SPP's way beside it.
+// the end of the window. SPP's controller polled SPP's way beside it, and the stack's minimal hono
+// app (bench/hono-server.ts) answering the bytes this controller answered, polled the same way:
+// what a request costs with no work at all, on this machine, under this load.
 //
 // Each controller is measured at rest first, once the processes have connected and what followed
 // has settled (V8 collects garbage for a while after any activity: docs/speed.md), then warmed up
@@ -19,6 +21,8 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { startControllerProcess, type Controller } from './controller-process.ts'
 import { percentiles } from './figures.ts'
 import { cpuSeconds } from './proc.ts'
+import { startHono } from './baselines.ts'
+import { memoryMiB } from './proc.ts'
 import { processMix, startRig, type Rig } from './rig.ts'
 import { startSppController } from './spp-controller.ts'
 
@@ -30,10 +34,15 @@ export type Way = 'none' | 'spp' | 'topology' | 'etag'
 /** The ways a cell with dashboards polls, and those SPP's controller serves. */
 export const WAYS: readonly Way[] = ['spp', 'topology', 'etag']
 const SPP_WAYS: readonly Way[] = ['spp']
+/** The minimal hono app answers no If-None-Match: it is polled the two other ways. */
+const HONO_WAYS: readonly Way[] = ['spp', 'topology']
+
+/** What a cell polls and measures: a controller with its processes, or the hono app. */
+type Watched = Pick<Rig, 'api' | 'simPids'> & { controller: Pick<Controller, 'pid' | 'rssMiB'> }
 
 /** One cell of the matrix on one controller. */
 export type DashboardCell = {
-  controller: 'spp-ctl' | 'SPP'
+  controller: 'spp-ctl' | 'SPP' | 'hono'
   processes: number
   dashboards: number
   way: Way
@@ -85,6 +94,8 @@ export type DashboardOptions = {
   warmUpSeconds: number
   sppDir?: string
   nodeArgs: string[]
+  /** More flags for this controller (e.g. `--status-max-age 0`). */
+  controllerArgs?: readonly string[]
   processes?: readonly number[]
   dashboards?: readonly number[]
   ways?: readonly Way[]
@@ -108,26 +119,33 @@ export async function dashboardsCase(
   }
   for (const processes of options.processes ?? PROCESS_COUNTS) {
     const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-state-'))
-    const rigs: Rig[] = []
+    const stops: (() => Promise<unknown>)[] = []
     try {
       const start = async (controller: Controller) => {
         const rig = await startRig(controller, processMix(processes), processes, 0)
-        rigs.push(rig)
+        stops.push(() => rig.stop())
         return rig
       }
       const ours = await start(
-        await startControllerProcess(['--state-dir', stateDir], nodeArgs, { countLogs: false }),
+        await startControllerProcess(
+          ['--state-dir', stateDir, ...(options.controllerArgs ?? [])],
+          nodeArgs,
+          { countLogs: false },
+        ),
       )
       const registered = performance.now()
       const spp = sppDir ? await start(await startSppController(sppDir)) : undefined
-      const on = (way: Way): (readonly [DashboardCell['controller'], Rig])[] => [
+      const hono = await honoAnswering(ours.api)
+      stops.push(hono.stop)
+      const on = (way: Way): (readonly [DashboardCell['controller'], Watched])[] => [
         ['spp-ctl', ours],
+        ...(HONO_WAYS.includes(way) ? [['hono', hono] as const] : []),
         ...(spp && (way === 'none' || SPP_WAYS.includes(way)) ? [['SPP', spp] as const] : []),
       ]
       const counts = options.dashboards ?? DASHBOARD_COUNTS
       if (counts.includes(0)) {
         const settled = registered + options.settleSeconds * 1000
-        for (const [name, rig] of on('none')) {
+        for (const [name, rig] of on('none').filter(([name]) => name !== 'hono')) {
           const wait = Math.max(0, settled - performance.now())
           measured(name, processes, await watchCell(rig, 0, 'none', options.restSeconds, wait))
         }
@@ -149,7 +167,7 @@ export async function dashboardsCase(
               await watchCell(rig, dashboards, way, seconds, FIRST_POLLS_MS),
             )
     } finally {
-      for (const rig of rigs) await rig.stop()
+      for (const stop of stops) await stop()
       rmSync(stateDir, { recursive: true, force: true })
     }
   }
@@ -159,9 +177,29 @@ export async function dashboardsCase(
 type Poll = { begun: number; ms: number; requests: number; errors: number }
 type Cell = Omit<DashboardCell, 'controller' | 'processes'>
 
+/** The hono app answering what the controller at `api` answers now, to every poll of every way. */
+async function honoAnswering(api: string) {
+  const responses: Record<string, string> = {}
+  const answer = async (path: string) => {
+    const body = await (await fetch(api + path)).text()
+    responses[`GET ${path}`] = body
+    return body
+  }
+  await answer('/v1/topology')
+  const listed = JSON.parse(await answer('/v1/processes')) as Listed[]
+  for (const p of listed) await answer(pathOf(p))
+  const hono = await startHono(responses)
+  return {
+    api: hono.url,
+    simPids: () => [],
+    controller: { pid: hono.pid, rssMiB: () => memoryMiB(hono.pid, 'VmRSS') },
+    stop: () => hono.stop(),
+  }
+}
+
 /** One window: `dashboards` polling `way`, `waitMs` after they began (their first polls). */
 async function watchCell(
-  rig: Rig,
+  rig: Watched,
   dashboards: number,
   way: Way,
   seconds: number,
@@ -243,6 +281,9 @@ const PATHS: Record<string, (id: number) => string> = {
   mirror: (id) => `/v1/mirrors/${id}`,
   pcap: (id) => `/v1/pcaps/${id}`,
 }
+/** An entry of `GET /v1/processes`, and the path of its own GET. */
+type Listed = { type: string; 'client-id'?: number }
+const pathOf = (p: Listed) => PATHS[p.type]!(p['client-id'] ?? 0)
 
 /** One poll `way` (`seen`: the ETag a dashboard polling with If-None-Match last saw). */
 const pollOnce = (api: string, agent: Agent, way: Way, seen: { etag?: string | undefined }) =>
@@ -254,10 +295,9 @@ const pollOnce = (api: string, agent: Agent, way: Way, seen: { etag?: string | u
 async function pollSppWay(api: string, agent: Agent) {
   const list = await request(api, '/v1/processes', agent)
   if (!list.ok) return { requests: 1, errors: 1 }
-  const processes = JSON.parse(list.body) as { type: string; 'client-id'?: number }[]
+  const processes = JSON.parse(list.body) as Listed[]
   let errors = 0
-  for (const p of processes)
-    if (!(await request(api, PATHS[p.type]!(p['client-id'] ?? 0), agent)).ok) errors++
+  for (const p of processes) if (!(await request(api, pathOf(p), agent)).ok) errors++
   return { requests: 1 + processes.length, errors }
 }
 
@@ -304,7 +344,7 @@ function request(
  * Polls back to back on a few connections, each way in turn, for `seconds`: V8 compiles the code
  * a dashboard runs once it has run often, which at a dashboard's pace takes minutes.
  */
-async function warmUp(rig: Rig, ways: readonly Way[], seconds: number) {
+async function warmUp(rig: Watched, ways: readonly Way[], seconds: number) {
   const until = performance.now() + seconds * 1000
   const before = cpuSeconds(rig.controller.pid)
   let polls = 0

@@ -51,14 +51,16 @@ export function applyLine(a: ApplyResult): string {
 /** The dashboards' matrix: one row per cell, SPP's controller beside this one where it ran. */
 export function dashboardsTable(cells: DashboardCell[]): string {
   const ours = cells.filter((c) => c.controller === 'spp-ctl')
-  const theirs = (c: DashboardCell) =>
+  const on = (controller: DashboardCell['controller']) => (c: DashboardCell) =>
     cells.find(
       (s) =>
-        s.controller === 'SPP' &&
+        s.controller === controller &&
         s.processes === c.processes &&
         s.dashboards === c.dashboards &&
         s.way === c.way,
     )
+  const theirs = on('SPP')
+  const hono = on('hono')
   const way = {
     none: 'none',
     spp: "SPP's way",
@@ -81,14 +83,17 @@ export function dashboardsTable(cells: DashboardCell[]): string {
     return c.cpuUs !== undefined && s?.cpuUs ? (c.cpuUs / s.cpuUs).toFixed(2) : dash
   }
   return [
-    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | µs/req ÷ SPP | bench / sims CPU |',
-    `|${' --- |'.repeat(15)}`,
-    ...ours.map(
-      (c) =>
+    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | hono CPU | µs/req | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | µs/req ÷ SPP | bench / sims CPU |',
+    `|${' --- |'.repeat(17)}`,
+    ...ours.map((c) => {
+      const h = hono(c)
+      const floor = h ? [`${h.cpu}%`, String(h.cpuUs ?? dash)] : [dash, dash]
+      return (
         `| ${c.processes} | ${c.dashboards} | ${way[c.way]} | ` +
-        `${[...figures(c), ...figures(theirs(c))].join(' | ')} | ${ratio(c)} | ` +
-        `${c.benchCpu}% / ${c.simCpu}% |`,
-    ),
+        `${[...figures(c), ...floor, ...figures(theirs(c))].join(' | ')} | ${ratio(c)} | ` +
+        `${c.benchCpu}% / ${c.simCpu}% |`
+      )
+    }),
   ].join('\n')
 }
 
