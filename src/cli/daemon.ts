@@ -103,6 +103,7 @@ export async function runDaemon(version: () => string): Promise<void> {
     ['http-timeout', 'httpRequestTimeoutMs', DEFAULTS.httpRequestTimeoutMs, 1, 600_000],
     ['event-buffer', 'eventBufferSize', DEFAULTS.eventBufferSize, 1, 1_000_000],
     ['max-pending-events', 'maxPendingEventsPerClient', DEFAULTS.maxPendingEventsPerClient, 1, 1e6],
+    ['status-max-age', 'statusMaxAgeMs', DEFAULTS.statusMaxAgeMs, 0, 3_600_000],
     ['max-api-connections', 'maxApiConnections', budget.maxApiConnections, 1, 1_000_000],
     ['journal-keep', 'journalKeepDays', DEFAULT_JOURNAL_KEEP_DAYS, 1, 36_500],
   ] as const

@@ -66,6 +66,7 @@ export async function startController(options: ControllerOptions) {
     metrics,
     events,
     nfvStatus: options.nfvStatus,
+    statusReads: { maxAgeMs: options.statusMaxAgeMs, now: options.statusClock },
     access: {
       clients: clients && (() => clients!),
       allowReadAnonymous: options.allowReadAnonymous,

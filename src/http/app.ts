@@ -8,10 +8,12 @@ import { ChangeLedger } from '../actors/change-ledger.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import { StatusReads, type StatusReadsOptions } from '../observe/status-reads.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
 import { applyMetrics } from '../observe/apply-metrics.ts'
 import { createApplier } from '../topology/apply.ts'
+import { LiveTopology } from '../topology/live-topology.ts'
 import { Memory } from '../remember/memory.ts'
 import { startConfirmations, type Clock } from '../remember/confirmation.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
@@ -47,6 +49,8 @@ export type AppOptions = {
   journal?: JournalSource
   /** The time and timer of confirmations (confirm_within), node's unless a test gives its own. */
   clock?: Clock
+  /** How long a status read answers every reader again (--status-max-age), and its clock. */
+  statusReads?: StatusReadsOptions
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -140,9 +144,12 @@ export function createApp(options: AppOptions) {
       dispatch: (path, init, request) =>
         app.request(path, init, { principal: { kind: 'restore', request } }),
     })
+  const reads = new StatusReads(registry, options.statusReads)
   const deps = {
     registry,
-    processes: processesOf(registry),
+    processes: processesOf(registry, reads),
+    reads,
+    topology: new LiveTopology(registry, reads),
     memory,
     restorer,
     confirmations,

@@ -6,8 +6,10 @@ import type * as v from 'valibot'
 import { causeOf } from './record-changes.ts'
 import { askingWith, type ProcessHandle } from '../actors/process-handle.ts'
 import type { Registry } from '../actors/registry.ts'
+import type { StatusReads } from '../observe/status-reads.ts'
 import type { ProcessKind } from '../protocol/bodies.ts'
-import { PRIMARY, processId } from '../protocol/process-id.ts'
+import type { StatusBody } from '../protocol/kinds/status.ts'
+import { PRIMARY, processId, type ProcessId } from '../protocol/process-id.ts'
 import type { Capability, Caps } from '../protocol/release.ts'
 import { portNeeds, type PortUse } from '../protocol/tokens.ts'
 import { check, readRecord } from './validate.ts'
@@ -22,13 +24,32 @@ function clientGone(c: Context): (() => boolean) | undefined {
   return () => outgoing.destroyed && !outgoing.writableFinished
 }
 
+/** The header that tells how old (ms) the status read an answer shows is: the oldest, if several. */
+export const STATUS_AGE = 'X-Status-Age-Ms'
+
+/** Sets the age header of an answer that shows reads answered at `readAt` (the reads' clock). */
+export const tellAge = (c: Context, reads: StatusReads, readAt: number) =>
+  c.header(STATUS_AGE, String(Math.max(0, Math.round(reads.now() - readAt))))
+
+/** The primary, or the secondary of this kind the request's `client_id` names. */
+const idOf = (c: Context, kind: ProcessKind): ProcessId =>
+  kind === 'primary' ? PRIMARY : processId(kind, Number(c.req.param('client_id')))
+
 /** Finding processes on behalf of requests: each command is caused by its request. */
-export function processesOf(registry: Registry) {
+export function processesOf(registry: Registry, reads: StatusReads) {
   return {
     /** The primary, or the secondary of this kind the request's `client_id` names (404 if none). */
     find(c: Context, kind: ProcessKind): ProcessHandle {
-      const id = kind === 'primary' ? PRIMARY : processId(kind, Number(c.req.param('client_id')))
-      return askingWith(registry.find(id), { cause: causeOf(c), left: clientGone(c) })
+      return askingWith(registry.find(idOf(c, kind)), { cause: causeOf(c), left: clientGone(c) })
+    },
+    /**
+     * What the process's own GET answers (404 if there is none): its status, read at most
+     * --status-max-age ago and shared with every other reader of it; the answer tells its age.
+     */
+    async status<K extends ProcessKind>(c: Context, kind: K): Promise<StatusBody[K]> {
+      const read = await reads.read(registry.find(idOf(c, kind)), causeOf(c))
+      tellAge(c, reads, read.at)
+      return read.body as StatusBody[K]
     },
   }
 }

@@ -4,9 +4,11 @@ import type { GenericSchema } from 'valibot'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import type { StatusReads } from '../observe/status-reads.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
 import type { Applier } from '../topology/apply.ts'
+import type { LiveTopology } from '../topology/live-topology.ts'
 import type { Memory } from '../remember/memory.ts'
 import type { Confirmations } from '../remember/confirmation.ts'
 import type { Restorer } from '../remember/restore.ts'
@@ -47,6 +49,9 @@ export type Deps = {
   present: Presenters
   /** Plans and applies topologies, one apply at a time, through the app itself. */
   applier: Applier
+  /** Status reads shared by every reader within --status-max-age, and the document built from them. */
+  reads: StatusReads
+  topology: LiveTopology
   /** What the controller remembers, and its restores (absent with --state-dir none). */
   memory?: Memory
   restorer?: Restorer

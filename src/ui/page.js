@@ -15,7 +15,7 @@ import { historyView } from './history.js'
 import { refreshJournal } from './journal.js'
 import { everyWhileVisible } from './poll.js'
 import { record } from './rates.js'
-import { read } from './read.js'
+import { read, readAged } from './read.js'
 import { setUpTokenForm } from './token-form.js'
 import { isUnreadable, SECTIONS, structureKey, toElements } from './graph.js'
 import { GRAPH_STYLE } from './graph-style.js'
@@ -50,10 +50,14 @@ const drift = driftView(render) // processes that differ from what is remembered
 const revisions = historyView() // what was remembered, and going back to it
 const confirmation = confirmView(() => void reloadAll()) // an apply that waits for its confirmation
 
-/** Keeps the counters of a read of the primary's status, for the rates. */
-function recordCounters() {
+/**
+ * Keeps the counters of a read of the primary's status, for the rates: at the time it was read,
+ * `ageMs` before it was answered (the controller shares reads among its readers).
+ * @param {number} ageMs
+ */
+function recordCounters(ageMs) {
   if (isUnreadable(doc.primary)) return
-  lastRead = performance.now()
+  lastRead = performance.now() - ageMs
   record(history, lastRead, /** @type {any} */ (doc.primary))
 }
 
@@ -109,8 +113,9 @@ async function refresh(key, readInto) {
 
 const refreshPrimary = () =>
   refresh('primary', async () => {
-    doc.primary = /** @type {any} */ ((await read('/v1/primary/status')) ?? {})
-    recordCounters()
+    const { body, ageMs } = await readAged('/v1/primary/status')
+    doc.primary = /** @type {any} */ (body ?? {})
+    recordCounters(ageMs)
   })
 
 /** @param {string} kind @param {number} clientId */
@@ -128,9 +133,10 @@ const refreshProcess = (kind, clientId) => {
 
 const reloadAll = () =>
   refresh('all', async () => {
-    doc = /** @type {TopologyDocument} */ (await read('/v1/topology'))
+    const { body, ageMs } = await readAged('/v1/topology')
+    doc = /** @type {TopologyDocument} */ (body)
     confirmation.show(/** @type {any} */ (doc).confirmation)
-    recordCounters()
+    recordCounters(ageMs) // the age of its oldest read: the primary's is at most that
     void drift.update()
   })
 

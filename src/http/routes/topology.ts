@@ -5,11 +5,14 @@ import * as v from 'valibot'
 import { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../../protocol/bodies.ts'
 import type { ApplyNote } from '../../topology/apply.ts'
 import { DesiredDocument, parseDesired } from '../../topology/document.ts'
-import { topologyEtag } from '../../topology/etag.ts'
-import { readTopology } from '../../topology/read-topology.ts'
+import { ifNoneMatchHolds } from '../../topology/etag.ts'
+import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { describePrincipal } from '../auth.ts'
-import type { Deps, Route } from '../route.ts'
+import { json } from '../json.ts'
+import type { Presenters } from '../present.ts'
+import { tellAge } from '../processes.ts'
 import { causeOf } from '../record-changes.ts'
+import type { Deps, Route } from '../route.ts'
 import { check, readRecord } from '../validate.ts'
 
 const Unreadable = v.object({ error: v.string() })
@@ -126,21 +129,41 @@ export async function applyAnswer(
 }
 
 const desiredOf = async (c: Context) => parseDesired(await readRecord(c))
+// The answer made once per document built (and serialised once, by json()), not once per request.
+const answers = new WeakMap<TopologyDocument, object>()
+const answerOf = (document: TopologyDocument, present: Presenters) => {
+  let answer = answers.get(document)
+  if (!answer) answers.set(document, (answer = present.topology(document)))
+  return answer
+}
 const example = { nfvs: { '1': { status: 'Running' } } }
 const refused = 'The desired state would be refused by a process: `refused key(field): reason`'
 
-/** GET /v1/topology (always 200, with an ETag of the configuration), plan and apply. */
+/**
+ * GET /v1/topology (200 with an ETag of the configuration and the age of its oldest read, or 304
+ * when If-None-Match holds that ETag), plan and apply.
+ */
 export const topologyRoutes: Route[] = [
   {
     method: 'get',
     path: '/v1/topology',
-    summary: "Every process's state in one document",
+    summary:
+      "Every process's state in one document (reads shared within --status-max-age; X-Status-Age-Ms: the oldest's age; If-None-Match: 304 while the configuration is the same)",
     success: Topology,
-    handle: async (c, { registry, present, confirmations }) => {
-      const document = await readTopology(registry, { cause: causeOf(c) })
-      c.header('ETag', topologyEtag(document))
+    handle: async (c, { topology, reads, present, confirmations }) => {
+      const { document, etag, readAt } = await topology.current(causeOf(c))
+      c.header('ETag', etag)
+      tellAge(c, reads, readAt)
+      // A pending confirmation counts down: its answer is never the one the client holds, and is
+      // not kept (a browser would show it again for a 304 once the confirmation is gone).
       const confirmation = confirmations.pending()
-      return c.json({ ...present.topology(document), ...(confirmation ? { confirmation } : {}) })
+      if (confirmation) {
+        c.header('Cache-Control', 'no-store')
+        return c.json({ ...answerOf(document, present), confirmation })
+      }
+      const ifNoneMatch = c.req.header('If-None-Match')
+      if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return c.body(null, 304)
+      return json(c, answerOf(document, present))
     },
   },
   {
