@@ -3,8 +3,15 @@
 // /proc. Not part of `npm test`. Usage:
 //   npm run bench -- [--case http|apply|dashboards ...] [--seconds 5] [--spp-dir DIR]
 //                    [--generator wrk|autocannon] [--cpu-prof]
+//                    [--rest-seconds 30] [--settle-seconds 60] [--warm-up 20]
+//                    [--processes N ...] [--dashboards N ...] [--way spp|topology|etag ...]
+//                    [--spp-ctl-arg=--FLAG ...]
 // `http` and `apply` (the default) give issue 30's budget as a table; `dashboards` the matrix of
 // issue 35 (dashboards polling once a second). --seconds: each figure's window (default 5).
+// For `dashboards`: the rest cell's window (--rest-seconds), begun --settle-seconds after the
+// processes registered; --warm-up seconds of polls back to back before the polling cells;
+// --processes, --dashboards and --way keep only those cells of its matrix (e.g. to profile one);
+// --spp-ctl-arg gives this controller a flag (e.g. --spp-ctl-arg=--status-max-age=0).
 // --spp-dir: a checkout of SPP 18.11, whose src/spp-ctl/spp-ctl runs beside this controller.
 // --cpu-prof: each controller of the run writes a .cpuprofile into bench-results/ as it stops.
 // Writes bench-results/bench-*.json.
@@ -13,10 +20,10 @@ import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { applyCase } from './lib/apply-case.ts'
 import { budget, budgetTable } from './lib/budget.ts'
-import { dashboardsCase } from './lib/dashboards.ts'
+import { dashboardsCase, WAYS, type Way } from './lib/dashboards.ts'
 import { httpCase } from './lib/http-case.ts'
 import { chooseGenerator } from './lib/load.ts'
-import { applyLine, dashboardsTable, httpTables } from './lib/report.ts'
+import { applyLine, dashboardsTable, httpTables, warmUpLine } from './lib/report.ts'
 import { sppScript } from './lib/spp-controller.ts'
 
 const { values } = parseArgs({
@@ -26,6 +33,13 @@ const { values } = parseArgs({
     'spp-dir': { type: 'string' },
     generator: { type: 'string' },
     'cpu-prof': { type: 'boolean', default: false },
+    'rest-seconds': { type: 'string', default: '30' },
+    'settle-seconds': { type: 'string', default: '60' },
+    'warm-up': { type: 'string', default: '20' },
+    processes: { type: 'string', multiple: true },
+    dashboards: { type: 'string', multiple: true },
+    way: { type: 'string', multiple: true },
+    'spp-ctl-arg': { type: 'string', multiple: true },
   },
 })
 const cases = new Set(values.case ?? ['http', 'apply'])
@@ -72,11 +86,34 @@ if (http || apply) {
   sections.push(`Issue 30's budget:\n\n${budgetTable(rows)}`)
 }
 if (cases.has('dashboards')) {
-  const cells = await dashboardsCase({ seconds, sppDir, nodeArgs }, log)
+  const number = (flag: 'rest-seconds' | 'settle-seconds' | 'warm-up') => {
+    const value = Number(values[flag])
+    if (!(value >= 0)) throw new Error(`--${flag} ${values[flag]}: a number of seconds`)
+    return value
+  }
+  const numbers = (list?: string[]) => list?.map(Number)
+  const ways = values.way?.map((way) => {
+    if (!WAYS.includes(way as Way)) throw new Error(`--way ${way}: one of ${WAYS.join(', ')}`)
+    return way as Way
+  })
+  const restSeconds = number('rest-seconds')
+  const { cells, warmUps } = await dashboardsCase(
+    {
+      ...{ seconds, sppDir, nodeArgs, ways, restSeconds },
+      controllerArgs: values['spp-ctl-arg'],
+      settleSeconds: number('settle-seconds'),
+      warmUpSeconds: number('warm-up'),
+      processes: numbers(values.processes),
+      dashboards: numbers(values.dashboards),
+    },
+    log,
+  )
   results.dashboards = cells
+  results.warmUps = warmUps
   sections.push(
-    `Dashboards polling once a second (issue 35), ${seconds} s a cell; CPU in % of one core:\n\n` +
-      dashboardsTable(cells),
+    `Dashboards polling once a second (issue 35), ${seconds} s a cell (at rest: ${restSeconds} ` +
+      `s, begun ${values['settle-seconds']} s after the processes registered); CPU in % of ` +
+      `one core:\n\n${dashboardsTable(cells)}\n\n${warmUpLine(warmUps)}`,
   )
 }
 const failed = [

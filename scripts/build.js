@@ -15,8 +15,9 @@ const common = {
   absWorkingDir: root,
   // Loaded from node_modules at run time: better-sqlite3 is a native module, and etcd3 reads its
   // .proto files from its own directory (the fleet code imports it only when used, so a command
-  // without --etcd never needs it).
-  external: ['better-sqlite3', 'etcd3'],
+  // without --etcd never needs it). undici (the client commands' unix:PATH URLs) is a megabyte of
+  // bundle that only those URLs load: node_modules holds it.
+  external: ['better-sqlite3', 'etcd3', 'undici'],
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -52,8 +52,11 @@ const controller = await startController({
   secondaryPort: port('sec-port'),
   apiPort: port('api-port'),
 }).catch((error: Error) => {
+  // As the controller alone says it (e.g. a port in use): one line, no stack.
   if (temporary) rmSync(temporary, { recursive: true, force: true })
-  throw error
+  log.flush()
+  process.stderr.write(`demo: cannot start: ${error.message}\n`)
+  process.exit(1)
 })
 const specs: SimSpec[] = [
   { kind: 'primary' },
@@ -80,7 +83,8 @@ const started = sims.map((sim) => sim.label).join(', ')
 const listed = controller.registry.list().map((p) => `${p.type} ${p['client-id'] ?? ''}`.trim())
 
 // Before the text that says Ctrl-C stops everything: a Ctrl-C right after it finds them in place.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+// SIGHUP too: a closed terminal stops the demo as Ctrl-C does, its temporary directory removed.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.once(signal, () => {
     for (const sim of sims) sim.stop()
     void controller.close().then(() => {
@@ -90,6 +94,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   })
 }
 const api = `http://localhost:${controller.apiPort}`
+// spp-ctl's client commands talk to $SPP_CTL_URL, else the default port: on other ports (or with
+// another controller's URL in the environment) the lines below say where this demo is.
+const clientUrl = process.env.SPP_CTL_URL ?? `http://localhost:${DEFAULTS.apiPort}`
+const exportUrl =
+  clientUrl.replace(/\/+$/, '') === api
+    ? ''
+    : `${`  export SPP_CTL_URL=${api}`.padEnd(49)}# where they find this demo\n`
 log.flush() // the registrations' log lines, then the text below, in that order
 process.stdout.write(`
 spp-ctl is running on ${api}; it remembers in ${stateDir ?? 'nothing (--state-dir none)'}.
@@ -116,5 +127,11 @@ Try:
   curl -s ${api}/v1/mirrors/3
   curl -s ${api}/v1/primary/status
 
+And with spp-ctl's commands:
+
+${exportUrl}  npx spp-ctl topology get > /tmp/chain.yaml     # the configuration as a document: edit it,
+  npx spp-ctl topology plan -f /tmp/chain.yaml   # see what would change, and
+  npx spp-ctl topology apply -f /tmp/chain.yaml  # do it, with progress
+${stateDir ? '  npx spp-ctl journal                            # who changed what\n' : ''}
 Every endpoint is in docs/rest-api.md. Ctrl-C stops everything.
 `)

@@ -1,15 +1,18 @@
 // npm run demo as a person sees it on a terminal (readable log lines around its text) and as a pipe
 // sees it (JSON log lines on stderr); and the shipped bundle's pretty logs with no node_modules.
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { buildDist } from './helpers/build.ts'
 
 const dist = new URL('../dist/', import.meta.url).pathname
+const SPP_CTL = new URL('../bin/spp-ctl.js', import.meta.url).pathname
 const DEMO = ['-p', '0', '-s', '0', '-a', '0', '--poll-ms', '0']
 const BANNER_END = 'Ctrl-C stops everything.'
 test.before(buildDist)
@@ -88,6 +91,99 @@ test('on a pipe the demo’s logs are JSON lines on stderr, and its text alone i
     assert.not.ok(existsSync(dir), `${dir} is left behind`)
   } finally {
     child.kill('SIGKILL')
+  }
+})
+
+test('a port in use: the demo says so in one line, as the controller does, and leaves nothing behind', async () => {
+  const taken = createServer().listen(0, '127.0.0.1')
+  await once(taken, 'listening')
+  const { port } = taken.address() as { port: number }
+  const tmp = mkdtempSync(join(tmpdir(), 'spp-ctl-demo-tmp-')) // its TMPDIR: what it leaves there
+  try {
+    const args = [join(dist, 'demo.js'), ...DEMO, '-a', String(port)]
+    const child = spawn(process.execPath, args, {
+      stdio: 'pipe',
+      env: { ...process.env, TMPDIR: tmp },
+    })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const [code] = (await once(child, 'close')) as [number | null]
+    assert.is(code, 1, stderr)
+    assert.match(stderr, /^demo: cannot start: listen EADDRINUSE: address already in use \S+\n$/)
+    assert.equal(readdirSync(tmp), [], 'its temporary state directory is removed')
+  } finally {
+    taken.close()
+    rmSync(tmp, { recursive: true, force: true })
+  }
+})
+
+test('SIGHUP (a closed terminal) stops the demo as Ctrl-C does, its state directory removed', async () => {
+  const child = spawn(process.execPath, [join(dist, 'demo.js'), ...DEMO], { stdio: 'pipe' })
+  try {
+    child.stderr.resume() // its log lines
+    let stdout = ''
+    let stopped = false
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      if (stopped || !stdout.includes(BANNER_END)) return
+      stopped = true
+      child.kill('SIGHUP')
+    })
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null]
+    assert.is(signal, null, 'it stops itself, not killed by the signal')
+    assert.is(code, 0)
+    const dir = /it remembers in (\S+spp-ctl-demo-\w+)\./.exec(stdout)?.[1]
+    assert.ok(dir, stdout)
+    assert.not.ok(existsSync(dir), `${dir} is left behind`)
+  } finally {
+    child.kill('SIGKILL')
+  }
+})
+
+test('on other ports the demo’s spp-ctl lines say where it is, and each runs; get is stable', async () => {
+  const { SPP_CTL_URL: _, ...env } = process.env
+  const child = spawn(process.execPath, [join(dist, 'demo.js'), ...DEMO], { stdio: 'pipe', env })
+  const work = mkdtempSync(join(tmpdir(), 'spp-ctl-try-'))
+  try {
+    child.stderr.resume() // its log lines
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    while (!stdout.includes(BANNER_END)) await once(child.stdout, 'data')
+    const api = /^spp-ctl is running on (\S+);/m.exec(stdout)?.[1]
+    const lines = stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => /^(?:export SPP_CTL_URL=|npx spp-ctl )/.test(line))
+    assert.match(lines[0] ?? '', `export SPP_CTL_URL=${api} `, 'first, where the demo is')
+    const commands = lines.slice(1).map((line) => line.replace(/ +#.*/, ''))
+    assert.equal(commands, [
+      'npx spp-ctl topology get > /tmp/chain.yaml',
+      'npx spp-ctl topology plan -f /tmp/chain.yaml',
+      'npx spp-ctl topology apply -f /tmp/chain.yaml',
+      'npx spp-ctl journal',
+    ])
+    // As a shell runs them, the built command for npx's, the file in a directory of the test's.
+    // The exported URL goes in as --url too: this checks the lines, not the commands' reading of
+    // the variable.
+    const script = [
+      `npx() { shift; ${JSON.stringify(process.execPath)} ${JSON.stringify(SPP_CTL)} "$@" --url "$SPP_CTL_URL"; }`,
+      'set -e',
+      ...lines.map((line) => line.replaceAll('/tmp/', `${work}/`)),
+    ].join('\n')
+    const { stdout: said } = await promisify(execFile)('bash', ['-c', script], { env })
+    assert.match(said, 'No changes: the live topology already matches.', 'plan of what get wrote')
+    // the document is the same however often it is read: a file to keep, edit and compare
+    const again = await promisify(execFile)(process.execPath, [
+      SPP_CTL,
+      'topology',
+      'get',
+      '--url',
+      api!,
+    ])
+    assert.is(again.stdout, readFileSync(join(work, 'chain.yaml'), 'utf8'))
+  } finally {
+    child.kill('SIGKILL')
+    rmSync(work, { recursive: true, force: true })
   }
 })
 

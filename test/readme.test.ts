@@ -1,9 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, normalize } from 'node:path'
+import { promisify } from 'node:util'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CLIENT_ID_PATTERN } from '../src/protocol/tokens.ts'
+import { buildDist } from './helpers/build.ts'
 import { registrations, withHarness } from './helpers/harness.ts'
 import { primary2020, scriptedPeer, spaced2020 } from './helpers/peer-2020.ts'
 
@@ -106,6 +109,46 @@ test("the README's quick start answers as it says, on a fresh demo", () =>
     assert.ok(PAGES.includes('docs/rest-api.md'), 'the reference links the REST API')
   }))
 
+test('the quick start’s spp-ctl lines run as shown, and write nothing into the checkout', async () => {
+  buildDist()
+  const from = README.indexOf('## Quick start')
+  const quick = README.slice(from, README.indexOf('\n## ', from))
+  const lines = quick.split('\n').filter((line) => line.startsWith('npx spp-ctl '))
+  assert.ok(
+    lines.some((line) => line.startsWith('npx spp-ctl topology apply ')),
+    quick,
+  )
+  // npm test checks the formatting of every file in the checkout: a document written there
+  // (prettier wants '1': where the command writes "1":) would fail it.
+  for (const line of lines)
+    for (const [, path] of line.matchAll(/(?:>|-f) (\S+)/g))
+      assert.ok(path!.startsWith('/tmp/'), `${line}: writes into the checkout`)
+  const work = mkdtempSync(join(tmpdir(), 'spp-ctl-quick-'))
+  const cli = new URL('../bin/spp-ctl.js', import.meta.url).pathname
+  try {
+    await withHarness(
+      DEMO,
+      async (h) => {
+        await runAll(h, examplesOf(quick.split('\n')))
+        // As a shell runs them: the built command for npx's, on the harness's port.
+        const url = `http://127.0.0.1:${h.controller.apiPort}`
+        const script = [
+          `npx() { shift; ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@" --url ${url}; }`,
+          'set -e',
+          ...lines.map((line) => line.replaceAll('/tmp/', `${work}/`)),
+        ].join('\n')
+        const { SPP_CTL_TOKEN: _, ...env } = process.env
+        const { stdout } = await promisify(execFile)('bash', ['-c', script], { env })
+        assert.match(stdout, 'No changes: the live topology already matches.')
+        assert.match(stdout, /PUT +\/v1\/nfvs\/1\/forward/, 'the journal lists the changes')
+      },
+      { stateDir: join(work, 'state') },
+    )
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+})
+
 // The examples of Remembering and restoring need a controller that remembers.
 const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-readme-'))
 test.after(() => rmSync(stateDir, { recursive: true, force: true }))
@@ -136,10 +179,12 @@ test('the reference shows a curl example for every endpoint, and each answers as
         ({ method, path }) =>
           `${method} ${path
             .replace(/flow_rules\/\d+/, 'flow_rules/:rule_id')
+            .replace(/(history\/)\d+/, '$1:rev')
             .replace(/port_id\/\d+/, 'port_id/:port_id')
             .replace(/\/-?\d+(?=\/|$)/, '/:client_id')
             .replace(/(components\/)[^/]+/, '$1:name')
-            .replace(/(desired\/)[a-z]+/, '$1:kind')}`,
+            .replace(/(desired\/)(?:primary|[a-z]+:\d+)$/, '$1:process')
+            .replace(/(desired\/)[a-z]+(?=\/)/, '$1:kind')}`,
       ),
     )
     assert.match(
@@ -158,5 +203,50 @@ test('the reference shows a curl example for every endpoint, and each answers as
       if (route !== 'GET /v1/events' && route !== 'GET /v1/journal')
         assert.ok(shown.has(route), `no example for ${route}`)
   }))
+
+/** The anchors of a markdown page's headings, as GitHub makes them (outside fenced code). */
+const anchorsOf = (text: string) => {
+  const seen = new Map<string, number>()
+  let fenced = false
+  const anchors = new Set<string>()
+  for (const line of text.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced
+    const heading = fenced ? undefined : /^#{1,6} (.*)$/.exec(line)?.[1]
+    if (heading === undefined) continue
+    const slug = heading
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replaceAll(' ', '-')
+    const n = seen.get(slug) ?? 0
+    seen.set(slug, n + 1)
+    anchors.add(n === 0 ? slug : `${slug}-${n}`)
+  }
+  return anchors
+}
+
+test('every link between the README and the docs leads to a page, and to a heading of it', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(new URL('../docs/', import.meta.url))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ]
+  const broken: string[] = []
+  for (const page of pages) {
+    const text = read(page).replace(/^```[\s\S]*?^```/gm, '') // links in code are not links
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue // http:, mailto:
+      const [path = '', anchor] = target!.split('#')
+      const file = path === '' ? page : normalize(join(dirname(page), path))
+      if (!existsSync(new URL(`../${file}`, import.meta.url)))
+        broken.push(`${page}: ${target} (no file)`)
+      else if (anchor !== undefined && file.endsWith('.md') && !anchorsOf(read(file)).has(anchor))
+        broken.push(`${page}: ${target} (no heading)`)
+    }
+  }
+  assert.equal(broken, [])
+  assert.ok(PAGES.includes('docs/getting-started.md') && PAGES.includes('docs/troubleshooting.md'))
+})
 
 test.run()

@@ -1,10 +1,18 @@
 // What watching costs the host (issue 35): dashboards polling a controller once a second, their
 // polls spread over the second, each on its own keep-alive connection that idles between polls,
 // against the 18.11 simulator's processes answering at once. For 4, 16 and 48 processes and 0, 1,
-// 10 and 50 dashboards, two ways of polling: SPP's (`GET /v1/processes`, then each process's own
-// GET, one after another) and `GET /v1/topology` (this controller only). The controller's CPU from
-// /proc over the window, each poll's latency (its first request sent to its last answer read), and
-// the controller's RSS at the end of the window. SPP's controller polled SPP's way beside it.
+// 10 and 50 dashboards, three ways of polling: SPP's (`GET /v1/processes`, then each process's own
+// GET, one after another), `GET /v1/topology`, and `GET /v1/topology` with If-None-Match of the
+// ETag last seen (this controller only). The controller's CPU from /proc over the window, each
+// poll's latency (its first request sent to its last answer read), and the controller's RSS at
+// the end of the window. SPP's controller polled SPP's way beside it, and the stack's minimal hono
+// app (bench/hono-server.ts) answering the bytes this controller answered, polled the same way:
+// what a request costs with no work at all, on this machine, under this load.
+//
+// Each controller is measured at rest first, once the processes have connected and what followed
+// has settled (V8 collects garbage for a while after any activity: docs/speed.md), then warmed up
+// by polls back to back (V8 compiles what runs often: at a dashboard's pace that takes minutes),
+// so that the cells show what a controller running for days costs, not its first minutes.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, get } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -13,18 +21,28 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { startControllerProcess, type Controller } from './controller-process.ts'
 import { percentiles } from './figures.ts'
 import { cpuSeconds } from './proc.ts'
+import { startHono } from './baselines.ts'
+import { memoryMiB } from './proc.ts'
 import { processMix, startRig, type Rig } from './rig.ts'
 import { startSppController } from './spp-controller.ts'
 
 /** Processes connected, dashboards polling. */
 export const PROCESS_COUNTS = [4, 16, 48] as const
 export const DASHBOARD_COUNTS = [0, 1, 10, 50] as const
-/** How the dashboards poll: not at all, SPP's way, or the topology document. */
-export type Way = 'none' | 'spp' | 'topology'
+/** How the dashboards poll: not at all, SPP's way, the topology document, or it with its ETag. */
+export type Way = 'none' | 'spp' | 'topology' | 'etag'
+/** The ways a cell with dashboards polls, and those SPP's controller serves. */
+export const WAYS: readonly Way[] = ['spp', 'topology', 'etag']
+const SPP_WAYS: readonly Way[] = ['spp']
+/** The minimal hono app answers no If-None-Match: it is polled the two other ways. */
+const HONO_WAYS: readonly Way[] = ['spp', 'topology']
+
+/** What a cell polls and measures: a controller with its processes, or the hono app. */
+type Watched = Pick<Rig, 'api' | 'simPids'> & { controller: Pick<Controller, 'pid' | 'rssMiB'> }
 
 /** One cell of the matrix on one controller. */
 export type DashboardCell = {
-  controller: 'spp-ctl' | 'SPP'
+  controller: 'spp-ctl' | 'SPP' | 'hono'
   processes: number
   dashboards: number
   way: Way
@@ -39,7 +57,7 @@ export type DashboardCell = {
   /** Poll latency in ms. */
   p50: number
   p99: number
-  /** Requests that failed or were not answered 2xx. */
+  /** Requests that failed or were not answered 2xx (or 304 to If-None-Match). */
   errors: number
   rssMiB: number
   /** Percent of a core the dashboards (this process) and the simulators used: the harness's load. */
@@ -47,70 +65,149 @@ export type DashboardCell = {
   simCpu: number
 }
 
-const INTERVAL_MS = 1000
-/** Before each window: the dashboards' first polls, or, at rest, the settling of processes just connected. */
-const WARM_UP_MS = { polling: 1000, rest: 3000 }
+/** A controller's warm-up: polls back to back, every way it serves, and its CPU meanwhile. */
+export type WarmUp = {
+  controller: DashboardCell['controller']
+  processes: number
+  seconds: number
+  polls: number
+  /** Percent of a core over the warm-up. */
+  cpu: number
+}
 
-/** The options of a run; `seconds` is each cell's window. */
-export type DashboardOptions = { seconds: number; sppDir?: string; nodeArgs: string[] }
+const INTERVAL_MS = 1000
+/** Before a polling cell's window: the dashboards' first polls. */
+const FIRST_POLLS_MS = 1000
+/** Connections polling back to back in a warm-up. */
+const WARM_UP_CONNECTIONS = 4
+
+/**
+ * The options of a run: `seconds` is each polling cell's window, `restSeconds` the rest cell's,
+ * which begins `settleSeconds` after the processes registered; `warmUpSeconds` of polls back to
+ * back before the polling cells. `processes`, `dashboards` and `ways` keep only those cells of the
+ * matrix (all of them by default), e.g. to profile one.
+ */
+export type DashboardOptions = {
+  seconds: number
+  restSeconds: number
+  settleSeconds: number
+  warmUpSeconds: number
+  sppDir?: string
+  nodeArgs: string[]
+  /** More flags for this controller (e.g. `--status-max-age 0`). */
+  controllerArgs?: readonly string[]
+  processes?: readonly number[]
+  dashboards?: readonly number[]
+  ways?: readonly Way[]
+}
 
 /** Runs the matrix, one rig per number of processes (and one of SPP's beside it). */
 export async function dashboardsCase(
-  { seconds, sppDir, nodeArgs }: DashboardOptions,
+  options: DashboardOptions,
   log: (line: string) => void,
-): Promise<DashboardCell[]> {
+): Promise<{ cells: DashboardCell[]; warmUps: WarmUp[] }> {
+  const { seconds, sppDir, nodeArgs } = options
   const cells: DashboardCell[] = []
-  for (const processes of PROCESS_COUNTS) {
+  const warmUps: WarmUp[] = []
+  const measured = (name: DashboardCell['controller'], processes: number, cell: Cell) => {
+    cells.push({ controller: name, processes, ...cell })
+    log(
+      `${processes} processes, ${cell.dashboards} dashboards ${cell.way}: ${name} ${cell.cpu}% ` +
+        `of a core, polls ${cell.polls}/${cell.due}, p50 ${cell.p50} ms, p99 ${cell.p99} ms; ` +
+        `bench ${cell.benchCpu}%, sims ${cell.simCpu}%`,
+    )
+  }
+  for (const processes of options.processes ?? PROCESS_COUNTS) {
     const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-state-'))
-    const rigs: Rig[] = []
+    const stops: (() => Promise<unknown>)[] = []
     try {
       const start = async (controller: Controller) => {
         const rig = await startRig(controller, processMix(processes), processes, 0)
-        rigs.push(rig)
+        stops.push(() => rig.stop())
         return rig
       }
       const ours = await start(
-        await startControllerProcess(['--state-dir', stateDir], nodeArgs, { countLogs: false }),
+        await startControllerProcess(
+          ['--state-dir', stateDir, ...(options.controllerArgs ?? [])],
+          nodeArgs,
+          { countLogs: false },
+        ),
       )
+      const registered = performance.now()
       const spp = sppDir ? await start(await startSppController(sppDir)) : undefined
-      for (const dashboards of DASHBOARD_COUNTS) {
-        const ways: Way[] = dashboards === 0 ? ['none'] : ['spp', 'topology']
-        for (const way of ways) {
-          const on: (readonly [DashboardCell['controller'], Rig])[] = [
-            ['spp-ctl', ours],
-            ...(spp && way !== 'topology' ? [['SPP', spp] as const] : []),
-          ]
-          for (const [name, rig] of on) {
-            const cell = await watchCell(rig, dashboards, way, seconds)
-            cells.push({ controller: name, processes, ...cell })
-            log(
-              `${processes} processes, ${dashboards} dashboards ${way}: ${name} ${cell.cpu}% ` +
-                `of a core, polls ${cell.polls}/${cell.due}, p50 ${cell.p50} ms, p99 ${cell.p99} ms; ` +
-                `bench ${cell.benchCpu}%, sims ${cell.simCpu}%`,
-            )
-          }
+      const hono = await honoAnswering(ours.api)
+      stops.push(hono.stop)
+      const on = (way: Way): (readonly [DashboardCell['controller'], Watched])[] => [
+        ['spp-ctl', ours],
+        ...(HONO_WAYS.includes(way) ? [['hono', hono] as const] : []),
+        ...(spp && (way === 'none' || SPP_WAYS.includes(way)) ? [['SPP', spp] as const] : []),
+      ]
+      const counts = options.dashboards ?? DASHBOARD_COUNTS
+      if (counts.includes(0)) {
+        const settled = registered + options.settleSeconds * 1000
+        for (const [name, rig] of on('none').filter(([name]) => name !== 'hono')) {
+          const wait = Math.max(0, settled - performance.now())
+          measured(name, processes, await watchCell(rig, 0, 'none', options.restSeconds, wait))
         }
       }
+      const ways = WAYS.filter((way) => options.ways?.includes(way) ?? true)
+      if (counts.some((n) => n > 0) && options.warmUpSeconds > 0)
+        for (const [name, rig] of on('spp')) {
+          const served = ways.filter((way) => name === 'spp-ctl' || SPP_WAYS.includes(way))
+          const warm = await warmUp(rig, served, options.warmUpSeconds)
+          warmUps.push({ controller: name, processes, ...warm })
+          log(`${processes} processes: ${name} warmed up by ${warm.polls} polls, ${warm.cpu}%`)
+        }
+      for (const dashboards of counts.filter((n) => n > 0))
+        for (const way of ways)
+          for (const [name, rig] of on(way))
+            measured(
+              name,
+              processes,
+              await watchCell(rig, dashboards, way, seconds, FIRST_POLLS_MS),
+            )
     } finally {
-      for (const rig of rigs) await rig.stop()
+      for (const stop of stops) await stop()
       rmSync(stateDir, { recursive: true, force: true })
     }
   }
-  return cells
+  return { cells, warmUps }
 }
 
 type Poll = { begun: number; ms: number; requests: number; errors: number }
+type Cell = Omit<DashboardCell, 'controller' | 'processes'>
 
-/** One window: `dashboards` polling `way`, after a warm-up in which they already poll. */
+/** The hono app answering what the controller at `api` answers now, to every poll of every way. */
+async function honoAnswering(api: string) {
+  const responses: Record<string, string> = {}
+  const answer = async (path: string) => {
+    const body = await (await fetch(api + path)).text()
+    responses[`GET ${path}`] = body
+    return body
+  }
+  await answer('/v1/topology')
+  const listed = JSON.parse(await answer('/v1/processes')) as Listed[]
+  for (const p of listed) await answer(pathOf(p))
+  const hono = await startHono(responses)
+  return {
+    api: hono.url,
+    simPids: () => [],
+    controller: { pid: hono.pid, rssMiB: () => memoryMiB(hono.pid, 'VmRSS') },
+    stop: () => hono.stop(),
+  }
+}
+
+/** One window: `dashboards` polling `way`, `waitMs` after they began (their first polls). */
 async function watchCell(
-  rig: Rig,
+  rig: Watched,
   dashboards: number,
   way: Way,
   seconds: number,
-): Promise<Omit<DashboardCell, 'controller' | 'processes'>> {
+  waitMs: number,
+): Promise<Cell> {
   const { pid } = rig.controller
   const t0 = performance.now() + 20
-  const from = t0 + (dashboards === 0 ? WARM_UP_MS.rest : WARM_UP_MS.polling)
+  const from = t0 + waitMs
   const to = from + seconds * 1000
   const polls: Poll[] = []
   const agents = Array.from(
@@ -165,10 +262,11 @@ async function dashboard(
   polls: Poll[],
 ) {
   let next = first
+  const seen = { etag: undefined as string | undefined }
   while (next < until) {
     await delay(Math.max(0, next - performance.now()))
     const begun = performance.now()
-    const poll = way === 'spp' ? await pollSppWay(api, agent) : await pollTopology(api, agent)
+    const poll = await pollOnce(api, agent, way, seen)
     polls.push({ begun, ms: performance.now() - begun, ...poll })
     do next += INTERVAL_MS
     while (next < performance.now())
@@ -183,37 +281,82 @@ const PATHS: Record<string, (id: number) => string> = {
   mirror: (id) => `/v1/mirrors/${id}`,
   pcap: (id) => `/v1/pcaps/${id}`,
 }
+/** An entry of `GET /v1/processes`, and the path of its own GET. */
+type Listed = { type: string; 'client-id'?: number }
+const pathOf = (p: Listed) => PATHS[p.type]!(p['client-id'] ?? 0)
+
+/** One poll `way` (`seen`: the ETag a dashboard polling with If-None-Match last saw). */
+const pollOnce = (api: string, agent: Agent, way: Way, seen: { etag?: string | undefined }) =>
+  way === 'spp'
+    ? pollSppWay(api, agent)
+    : pollTopology(api, agent, way === 'etag' ? seen : undefined)
 
 /** SPP's way: the list of processes, then each process's status, one after another. */
 async function pollSppWay(api: string, agent: Agent) {
   const list = await request(api, '/v1/processes', agent)
   if (!list.ok) return { requests: 1, errors: 1 }
-  const processes = JSON.parse(list.body) as { type: string; 'client-id'?: number }[]
+  const processes = JSON.parse(list.body) as Listed[]
   let errors = 0
-  for (const p of processes)
-    if (!(await request(api, PATHS[p.type]!(p['client-id'] ?? 0), agent)).ok) errors++
+  for (const p of processes) if (!(await request(api, pathOf(p), agent)).ok) errors++
   return { requests: 1 + processes.length, errors }
 }
 
-/** The dashboard's own route: the whole topology in one request. */
-async function pollTopology(api: string, agent: Agent) {
-  const { ok } = await request(api, '/v1/topology', agent)
+/**
+ * The dashboard's own route: the whole topology in one request; with `seen`, If-None-Match of the
+ * ETag it last saw (a 304 keeps what it has).
+ */
+async function pollTopology(api: string, agent: Agent, seen?: { etag?: string | undefined }) {
+  const headers = seen?.etag ? { 'If-None-Match': seen.etag } : undefined
+  const { ok, etag } = await request(api, '/v1/topology', agent, headers)
+  if (seen && ok) seen.etag = etag
   return { requests: 1, errors: ok ? 0 : 1 }
 }
 
-/** One GET over the dashboard's connection; a failure or a status not 2xx is not `ok`. */
-function request(api: string, path: string, agent: Agent): Promise<{ ok: boolean; body: string }> {
+type Answer = { ok: boolean; body: string; etag?: string | undefined }
+
+/** One GET over the dashboard's connection; a failure or a status not 2xx (or 304) is not `ok`. */
+function request(
+  api: string,
+  path: string,
+  agent: Agent,
+  headers?: Record<string, string>,
+): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = get(`${api}${path}`, { agent, timeout: 10_000 }, (res) => {
+    const req = get(`${api}${path}`, { agent, timeout: 10_000, headers }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () => {
         const status = res.statusCode ?? 0
-        resolve({ ok: status >= 200 && status < 300, body: Buffer.concat(chunks).toString() })
+        resolve({
+          ok: (status >= 200 && status < 300) || (status === 304 && headers !== undefined),
+          body: Buffer.concat(chunks).toString(),
+          etag: res.headers.etag,
+        })
       })
       res.on('error', () => resolve({ ok: false, body: '' }))
     })
     req.on('timeout', () => req.destroy(new Error('timeout')))
     req.on('error', () => resolve({ ok: false, body: '' }))
   })
+}
+
+/**
+ * Polls back to back on a few connections, each way in turn, for `seconds`: V8 compiles the code
+ * a dashboard runs once it has run often, which at a dashboard's pace takes minutes.
+ */
+async function warmUp(rig: Watched, ways: readonly Way[], seconds: number) {
+  const until = performance.now() + seconds * 1000
+  const before = cpuSeconds(rig.controller.pid)
+  let polls = 0
+  await Promise.all(
+    Array.from({ length: WARM_UP_CONNECTIONS }, async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+      const seen = {}
+      for (let i = 0; performance.now() < until; i++, polls++)
+        await pollOnce(rig.api, agent, ways[i % ways.length]!, seen)
+      agent.destroy()
+    }),
+  )
+  const cpu = Math.round((1000 * (cpuSeconds(rig.controller.pid) - before)) / seconds) / 10
+  return { seconds, polls, cpu }
 }

@@ -1,6 +1,6 @@
 // The benchmark's tables in markdown, as docs/speed.md shows them.
 import type { ApplyResult } from './apply-case.ts'
-import type { DashboardCell } from './dashboards.ts'
+import type { DashboardCell, WarmUp } from './dashboards.ts'
 import type { Figures } from './figures.ts'
 import type { HttpResults } from './http-case.ts'
 
@@ -51,15 +51,22 @@ export function applyLine(a: ApplyResult): string {
 /** The dashboards' matrix: one row per cell, SPP's controller beside this one where it ran. */
 export function dashboardsTable(cells: DashboardCell[]): string {
   const ours = cells.filter((c) => c.controller === 'spp-ctl')
-  const theirs = (c: DashboardCell) =>
+  const on = (controller: DashboardCell['controller']) => (c: DashboardCell) =>
     cells.find(
       (s) =>
-        s.controller === 'SPP' &&
+        s.controller === controller &&
         s.processes === c.processes &&
         s.dashboards === c.dashboards &&
         s.way === c.way,
     )
-  const way = { none: 'none', spp: "SPP's way", topology: '`/v1/topology`' }
+  const theirs = on('SPP')
+  const hono = on('hono')
+  const way = {
+    none: 'none',
+    spp: "SPP's way",
+    topology: '`/v1/topology`',
+    etag: '`/v1/topology`, If-None-Match',
+  }
   const figures = (c: DashboardCell | undefined) => {
     if (!c) return [dash, dash, dash, dash, dash]
     const polled = c.due > 0
@@ -71,13 +78,30 @@ export function dashboardsTable(cells: DashboardCell[]): string {
       c.rssMiB.toFixed(1),
     ]
   }
+  const ratio = (c: DashboardCell) => {
+    const s = theirs(c)
+    return c.cpuUs !== undefined && s?.cpuUs ? (c.cpuUs / s.cpuUs).toFixed(2) : dash
+  }
   return [
-    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | bench / sims CPU |',
-    `|${' --- |'.repeat(14)}`,
-    ...ours.map(
-      (c) =>
+    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | hono CPU | µs/req | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | µs/req ÷ SPP | bench / sims CPU |',
+    `|${' --- |'.repeat(17)}`,
+    ...ours.map((c) => {
+      const h = hono(c)
+      const floor = h ? [`${h.cpu}%`, String(h.cpuUs ?? dash)] : [dash, dash]
+      return (
         `| ${c.processes} | ${c.dashboards} | ${way[c.way]} | ` +
-        `${[...figures(c), ...figures(theirs(c))].join(' | ')} | ${c.benchCpu}% / ${c.simCpu}% |`,
-    ),
+        `${[...figures(c), ...floor, ...figures(theirs(c))].join(' | ')} | ${ratio(c)} | ` +
+        `${c.benchCpu}% / ${c.simCpu}% |`
+      )
+    }),
   ].join('\n')
+}
+
+/** The warm-ups before the polling cells, in one line. */
+export function warmUpLine(warmUps: WarmUp[]): string {
+  if (warmUps.length === 0) return 'No warm-up.'
+  const each = warmUps.map(
+    (w) => `${w.controller} with ${w.processes} processes ${w.polls} polls (${w.cpu}% of a core)`,
+  )
+  return `Before the polling cells, each controller polled back to back for ${warmUps[0]!.seconds} s: ${each.join('; ')}.`
 }

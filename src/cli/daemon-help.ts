@@ -3,14 +3,17 @@ import { DEFAULTS } from '../controller/controller.ts'
 import type { fdBudget } from '../controller/fd-budget.ts'
 import { LOG_LEVELS } from '../log/logger.ts'
 
+/** The subcommands of spp-ctl (src/spp-ctl.ts runs them); any other word is a mistake. */
+export const SUBCOMMANDS = ['topology', 'fleet', 'journal', 'auth'] as const
+
 /** `spp-ctl --help`: `budget` holds the defaults derived from the open-files limit `limit`. */
 export function usage(budget: ReturnType<typeof fdBudget>, limit: number | undefined) {
   const limitText = limit === undefined ? 'no limit read' : `open-files limit ${limit}`
   return `Usage: spp-ctl [options]
-       spp-ctl topology get|plan|apply|desired [-f FILE] [--url URL] (spp-ctl topology --help)
+       spp-ctl topology get|plan|apply|desired|drift|restore [--url URL] (spp-ctl topology --help)
        spp-ctl fleet ls|get|plan|apply|serve [--etcd URL]      (spp-ctl fleet --help)
        spp-ctl journal [--follow] [--process vf:2] [--url URL] (spp-ctl journal --help)
-       spp-ctl auth add NAME --scope read|write [--auth-file FILE] (spp-ctl auth --help)
+       spp-ctl auth add|ls|rm NAME [--auth-file FILE]          (spp-ctl auth --help)
 
 Controller for SPP processes: listens for spp_primary and the secondaries
 (spp_nfv, spp_vm, spp_vf, spp_mirror) and serves the REST API.
@@ -35,8 +38,11 @@ Options:
                               goes (default ${budget.maxApiConnections}, from the ${limitText})
       --event-buffer N        events kept for /v1/events clients that reconnect (default ${DEFAULTS.eventBufferSize})
       --max-pending-events N  an event-stream client this far behind is dropped (default ${DEFAULTS.maxPendingEventsPerClient})
+      --status-max-age MS     a process's status read this recently answers every GET of it
+                              again (its own, /v1/topology): dashboards share one read per
+                              process per MS; 0 reads for each request (default ${DEFAULTS.statusMaxAgeMs})
       --auth-file FILE        clients and their tokens' digests (spp-ctl auth add); without it
-                              the REST API is open to anyone who reaches it
+                              the REST API is open to anyone who reaches it; read again on SIGHUP
       --allow-read-anonymous  with --auth-file: GET needs no token (writes still do)
       --api-socket PATH       the REST API on a unix socket too (mode 0660), no token needed
       --api-socket-group G    the socket's group (a name or a number)

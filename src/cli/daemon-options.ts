@@ -16,6 +16,7 @@ export const CLI_OPTIONS = {
   'http-timeout': { type: 'string' },
   'event-buffer': { type: 'string' },
   'max-pending-events': { type: 'string' },
+  'status-max-age': { type: 'string' },
   'max-api-connections': { type: 'string' },
   'auth-file': { type: 'string' },
   'allow-read-anonymous': { type: 'boolean' },

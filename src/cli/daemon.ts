@@ -1,6 +1,5 @@
 // The controller's own command line: flags, start-up, signals and exit statuses.
 import { homedir } from 'node:os'
-import { parseArgs } from 'node:util'
 import { parseAllowedPeers } from '../auth/allow-peers.ts'
 import { DEFAULTS, startController } from '../controller/controller.ts'
 import { fdBudget, openFilesLimit } from '../controller/fd-budget.ts'
@@ -15,7 +14,8 @@ import {
   type LogFormat,
   type LogLevel,
 } from '../log/logger.ts'
-import { usage } from './daemon-help.ts'
+import { readArgs, usageText } from './args.ts'
+import { SUBCOMMANDS, usage } from './daemon-help.ts'
 import { CLI_OPTIONS } from './daemon-options.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS } from '../store/store.ts'
 import { resolveStateDir } from '../store/state-dir.ts'
@@ -28,8 +28,9 @@ export async function runDaemon(version: () => string): Promise<void> {
 
   const HELP = usage(budget, limit)
 
+  // The reason and where the usage is: 54 lines of it would scroll the reason away.
   const fail = (message: string): never => {
-    process.stderr.write(`spp-ctl: ${message}\n\n${HELP}`)
+    process.stderr.write(usageText('spp-ctl', message))
     process.exit(2)
   }
 
@@ -54,9 +55,11 @@ export async function runDaemon(version: () => string): Promise<void> {
 
   const parsed = (() => {
     try {
-      return parseArgs({
-        options: CLI_OPTIONS,
-      }).values
+      const { values, positionals } = readArgs(process.argv.slice(2), CLI_OPTIONS)
+      const [word] = positionals
+      if (word !== undefined)
+        fail(`unknown command ${word}: the commands are ${SUBCOMMANDS.join(', ')}`)
+      return values
     } catch (error) {
       return fail((error as Error).message)
     }
@@ -100,6 +103,7 @@ export async function runDaemon(version: () => string): Promise<void> {
     ['http-timeout', 'httpRequestTimeoutMs', DEFAULTS.httpRequestTimeoutMs, 1, 600_000],
     ['event-buffer', 'eventBufferSize', DEFAULTS.eventBufferSize, 1, 1_000_000],
     ['max-pending-events', 'maxPendingEventsPerClient', DEFAULTS.maxPendingEventsPerClient, 1, 1e6],
+    ['status-max-age', 'statusMaxAgeMs', DEFAULTS.statusMaxAgeMs, 0, 3_600_000],
     ['max-api-connections', 'maxApiConnections', budget.maxApiConnections, 1, 1_000_000],
     ['journal-keep', 'journalKeepDays', DEFAULT_JOURNAL_KEEP_DAYS, 1, 36_500],
   ] as const
@@ -141,16 +145,16 @@ export async function runDaemon(version: () => string): Promise<void> {
     fail((error as Error).message)
   }
 
+  const authFile = parsed['auth-file']
+  const readClients =
+    typeof authFile === 'string' ? (await import('../auth/read-clients.ts')).readClients : undefined
   const controller = await startController({
     log,
     host: parsed['bind-addr'] ?? DEFAULTS.host,
     ...integers,
     nfvStatus: nfvStatusWords(parsed['nfv-status']),
     // Any string, the empty one too: `--auth-file "$UNSET"` must refuse to start, not start open.
-    clients:
-      typeof parsed['auth-file'] === 'string'
-        ? flag('auth-file', (await import('../auth/read-clients.ts')).readClients)
-        : undefined,
+    clients: readClients && flag('auth-file', readClients),
     allowReadAnonymous: parsed['allow-read-anonymous'] ?? false,
     apiSocket: flag('api-socket', (path) => ({ path, gid: apiSocketGroup })),
     allowPeers: flag('allow-peers', parseAllowedPeers),
@@ -162,6 +166,11 @@ export async function runDaemon(version: () => string): Promise<void> {
     process.stderr.write(`spp-ctl: cannot start: ${error.message}\n`)
     process.exit(1)
   })
+
+  // SIGHUP reads the auth file again (systemctl reload): a token removed is refused from then on.
+  // Without --auth-file there is nothing to read, and SIGHUP keeps its usual meaning.
+  if (typeof authFile === 'string' && readClients)
+    process.on('SIGHUP', () => controller.reloadClients(authFile, readClients))
 
   // The first signal stops gracefully; a second one exits at once, as killed by it (128 + number).
   const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143 } as const

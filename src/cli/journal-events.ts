@@ -1,14 +1,21 @@
 // `spp-ctl journal --follow`'s wait: the controller's event stream says when a change is journaled.
+import type { ControllerClient } from './controller-client.ts'
 import { openEventStream } from './sse-client.ts'
 
 /**
  * The event stream's journal.entry events as a wait: `next()` resolves at the next one (or at once
- * if one came meanwhile); `live` turns false when the stream cannot be opened or ends.
+ * if one came meanwhile); `live` turns false when the stream cannot be opened or ends, and `ended`
+ * says it ended after it was open (the controller went away or restarted).
  */
-export async function journalEvents(url: string, headers: Record<string, string>) {
-  const state = { live: false, pending: false, wake: undefined as (() => void) | undefined }
-  const signal = new AbortController().signal
-  const events = await openEventStream(url, signal, headers).catch(() => undefined)
+export async function journalEvents(client: ControllerClient) {
+  const state = {
+    live: false,
+    ended: false,
+    pending: false,
+    wake: undefined as (() => void) | undefined,
+  }
+  const abort = new AbortController()
+  const events = await openEventStream(client, abort.signal).catch(() => undefined)
   const woken = () => {
     state.pending = true
     state.wake?.()
@@ -22,6 +29,7 @@ export async function journalEvents(url: string, headers: Record<string, string>
         // the stream broke: polling takes over
       }
       state.live = false
+      state.ended = !abort.signal.aborted
       woken()
     })()
   }
@@ -29,6 +37,11 @@ export async function journalEvents(url: string, headers: Record<string, string>
     get live() {
       return state.live
     },
+    get ended() {
+      return state.ended
+    },
+    /** Stops listening. */
+    close: () => abort.abort(),
     next: () =>
       new Promise<void>((resolve) => {
         if (state.pending) {

@@ -1,4 +1,5 @@
-// `spp-ctl topology apply`'s progress: one line per step from the event stream, a bar on a terminal.
+// `spp-ctl topology apply`'s and `restore`'s progress: one line per step from the event stream, a
+// bar on a terminal.
 import { randomBytes } from 'node:crypto'
 import type { ShownPlan } from '../topology/plan.ts'
 import type { StreamEvent } from './sse-client.ts'
@@ -25,18 +26,38 @@ type Failed = {
   status: number
   error: string
 }
-/** A failed apply: the first failure, every one (each process stops at its own), the rest. */
-type Failure = { failed: Failed; failures?: Failed[]; done: unknown[]; skipped?: unknown[] }
+/**
+ * A failed apply: the first failure, every one (each process stops at its own), the rest, and
+ * (unless the partial state was kept) what the undo did.
+ */
+type Failure = {
+  failed: Failed
+  failures?: Failed[]
+  done: unknown[]
+  skipped?: unknown[]
+  undone?: unknown[]
+  not_undone?: { process: string; reason: string }[]
+}
+/** An apply that waits for its confirmation (confirm_within). */
+type Confirmation = { deadline: string; seconds_left: number }
 
 const BAR = 24
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const steps = (n: number) => (n === 1 ? 'step' : 'steps')
 
-/** Applies, showing each step as its event arrives; resolves with the exit status. */
+/** What runs: an apply (`apply.step` events) or a restore (`restore.step`), and its words. */
+const RUNS = {
+  apply: { running: 'Applying', ran: 'Applied' },
+  restore: { running: 'Restoring', ran: 'Restored' },
+} as const
+
+/** Applies (or restores), showing each step as its event arrives; resolves with the exit status. */
 export async function showProgress(
   io: Io,
   plan: ShownPlan,
   start: StartApply,
   command = 'spp-ctl topology',
+  run: keyof typeof RUNS = 'apply',
 ): Promise<number> {
   const id = `spp-ctl-${randomBytes(6).toString('hex')}`
   const abort = new AbortController()
@@ -52,21 +73,29 @@ export async function showProgress(
     out(`\r\x1b[K${line.slice(0, columns - 1)}`) // one line, or \r cannot take it back
   }
   try {
-    out(`\nApplying ${total} steps:\n`)
+    out(`\n${RUNS[run].running} ${total} ${steps(total)}:\n`)
     const { events, response } = await start(id, abort.signal)
     const began = performance.now()
     bar(0)
     let finished = 0 // steps of different processes end in any order
+    let running = 0 // a restore's processes: each is started, then done or failed
     const shown = (async () => {
       for await (const { event, data } of events) {
-        if (data.apply !== id) continue
-        if (event !== 'apply.step') return
-        const { number, why, ms, outcome } = data as {
+        if (data[run] !== id) continue
+        if (event === 'restore.started') running++
+        if (event === 'restore.done' || event === 'restore.failed') running--
+        if (event !== `${run}.step`) {
+          if (run === 'apply' || running === 0) return
+          continue
+        }
+        const { why, ms, outcome } = data as {
           number: number
           why: string
           ms: number
           outcome: string
         }
+        // A restore numbers each process's steps apart: its lines count the steps as they end.
+        const number = run === 'apply' ? (data.number as number) : finished + 1
         const mark = outcome === 'done' ? (tty ? '✓' : 'done') : tty ? '✗' : 'FAILED'
         if (tty) out('\r\x1b[K')
         out(
@@ -83,7 +112,13 @@ export async function showProgress(
     clearTimeout(failsafe)
     if (tty) out('\r\x1b[K')
     if (answer.ok) {
-      out(`Applied ${total} steps in ${seconds(performance.now() - began)}.\n`)
+      out(`${RUNS[run].ran} ${total} ${steps(total)} in ${seconds(performance.now() - began)}.\n`)
+      const json = answer.headers.get('content-type')?.startsWith('application/json')
+      const { confirmation } = (json ? JSON.parse(text) : {}) as { confirmation?: Confirmation }
+      if (confirmation)
+        out(
+          `It is undone at ${confirmation.deadline} (in ${confirmation.seconds_left} s) unless confirmed: spp-ctl topology confirm\n`,
+        )
       return 0
     }
     // A failed step is answered with its own status and {failed, done}; anything else is text.
@@ -91,7 +126,7 @@ export async function showProgress(
       ? (JSON.parse(text) as Failure)
       : undefined
     if (!failure?.failed) {
-      io.stderr.write(`${command}: apply: ${answer.status}: ${text.trim()}\n`)
+      io.stderr.write(`${command}: ${run}: ${answer.status}: ${text.trim()}\n`)
       return 1
     }
     const { failed, done } = failure
@@ -104,9 +139,16 @@ export async function showProgress(
       )
     }
     const skipped = failure.skipped?.length ?? 0
+    const { undone, not_undone: notUndone = [] } = failure
+    const then =
+      undone === undefined
+        ? 'nothing was rolled back'
+        : `undone by ${undone.length} ${steps(undone.length)}${notUndone.length ? ', not all' : ': the processes are as they were'}`
     io.stderr.write(
-      `${done.length} steps were done${skipped ? `, ${skipped} skipped` : ''}; nothing was rolled back.\n`,
+      `${done.length} ${steps(done.length)} ${done.length === 1 ? 'was' : 'were'} done${skipped ? `, ${skipped} skipped` : ''}; ${then}.\n`,
     )
+    for (const { process, reason } of notUndone)
+      io.stderr.write(`Not undone: ${process}: ${reason} (it drifts from what is remembered)\n`)
     return 1
   } finally {
     abort.abort()

@@ -4,7 +4,7 @@ import { FAULT_HELP, parseFault } from '../sim/faults.ts'
 import type { Faults } from '../sim/faults.ts'
 import { parseLcoresFlag } from '../sim/lcore-list.ts'
 import type { SimSpec } from '../sim/start-sims.ts'
-import { startSims } from '../sim/start-sims.ts'
+import { createSims } from '../sim/start-sims.ts'
 
 const HELP = `Usage: spp-sim [options]
 
@@ -44,9 +44,12 @@ What differs between hosts:
       --respawn          a process that exits (exit, a DELETE, a crash) starts again afresh;
                          without it, it stays gone, as SPP's processes do
 
-Processes reconnect when the controller closes their connection, as SPP's do. Ctrl-C stops them.
+Processes wait for their controller if it is not there yet, and reconnect when it closes their
+connection, as SPP's do (again at once, then after 0.1 s, doubling up to every second).
+Ctrl-C stops them.
 `
 
+const say = (line: string) => process.stderr.write(`spp-sim: ${line}\n`)
 const fail = (message: string): never => {
   process.stderr.write(`spp-sim: ${message}\n\n${HELP}`)
   process.exit(2)
@@ -132,7 +135,7 @@ for (const text of values.fault) {
   Object.assign(faults, parsed)
 }
 
-const sims = await startSims(specs.map(withLcores), {
+const sims = createSims(specs.map(withLcores), {
   host: values.host,
   rings: number(values.rings, '--rings', 1, 1024),
   phyQueues: Array.from({ length: number(values['phy-ports'], '--phy-ports', 0, 32) }, () => 1),
@@ -145,16 +148,30 @@ const sims = await startSims(specs.map(withLcores), {
   pollMs: number(values['poll-ms'] ?? (era === '2020' ? '0' : '1000'), '--poll-ms', 0, 60_000),
   reconnect: true,
   faults,
-}).catch((error: Error) => fail(`cannot connect: ${error.message}`))
+})
 
+// A controller that is not there (yet, or any more) is said once per address until one of its
+// processes connects; every process keeps trying, as SPP's do.
+const waiting = new Set<string>()
 for (const sim of sims) {
-  process.stderr.write(`spp-sim: ${sim.label} (${era}) connected\n`)
-  sim.on('crashed', (reason) => process.stderr.write(`spp-sim: ${sim.label} died: ${reason}\n`))
-  sim.on('command', (line) =>
-    process.stderr.write(`spp-sim: ${sim.label} <- ${JSON.stringify(line)}\n`),
-  )
-  sim.on('disconnected', () => process.stderr.write(`spp-sim: ${sim.label} disconnected\n`))
-  sim.on('exited', () => process.stderr.write(`spp-sim: ${sim.label} exited for good\n`))
+  const address = `${sim.options.host ?? '127.0.0.1'}:${sim.options.port}`
+  let connections = 0
+  sim.on('unreachable', (error) => {
+    if (waiting.has(address)) return
+    waiting.add(address)
+    const code = (error as NodeJS.ErrnoException).code
+    const reason = code === 'ECONNREFUSED' ? 'connection refused' : error.message
+    say(`waiting for the controller at ${address} (${reason}); trying again until it answers`)
+  })
+  sim.on('connected', () => {
+    waiting.delete(address)
+    say(`${sim.label} (${era}) ${connections++ === 0 ? 'connected' : 'connected again'}`)
+  })
+  sim.on('crashed', (reason) => say(`${sim.label} died: ${reason}`))
+  sim.on('command', (line) => say(`${sim.label} <- ${JSON.stringify(line)}`))
+  sim.on('disconnected', () => say(`${sim.label} disconnected`))
+  sim.on('exited', () => say(`${sim.label} exited for good`))
+  void sim.start() // with reconnect it never rejects: it connects, however long that takes
 }
 process.on('SIGINT', () => {
   for (const sim of sims) sim.stop()

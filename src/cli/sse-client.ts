@@ -1,17 +1,28 @@
 // Reads a Server-Sent Events stream (GET /v1/events) as parsed events, for the CLI and tests.
+import type { ControllerClient } from './controller-client.ts'
 
 /** One event of the stream; `data` is its JSON payload. */
 export type StreamEvent = { id?: string; event: string; data: Record<string, unknown> }
 
 /**
- * Opens /v1/events (with `headers`: a token); the subscription is active once this resolves (the
- * hub subscribes first). A refusal is an error with the controller's text.
+ * Opens /v1/events at a URL (with `headers`: a token) or of a client (with its token); the
+ * subscription is active once this resolves (the hub subscribes first). A refusal is an error
+ * with the controller's text.
  */
-export async function openEventStream(url: string, signal: AbortSignal, headers = {}) {
-  const response = await fetch(`${url}/v1/events`, { signal, headers })
+export async function openEventStream(
+  to: string | ControllerClient,
+  signal: AbortSignal,
+  headers = {},
+) {
+  const response =
+    typeof to === 'string'
+      ? await fetch(`${to}/v1/events`, { signal, headers })
+      : await to.fetch('/v1/events', { signal, headers: to.headers })
   if (!response.ok || !response.body) {
     const text = await response.text().catch(() => '')
-    throw new Error(`GET /v1/events: ${response.status}: ${text.trim()}`)
+    const said =
+      typeof to === 'string' ? `${response.status}: ${text.trim()}` : to.refusal(response, text)
+    throw new Error(`GET /v1/events: ${said}`)
   }
   return parseEvents(response.body.pipeThrough(new TextDecoderStream()))
 }

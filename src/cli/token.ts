@@ -1,6 +1,6 @@
 // The bearer token of the client commands (topology, journal): --token-file FILE, else the
 // environment's SPP_CTL_TOKEN. Never printed: an error says where a token came from, never what it is.
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 
 /** The environment variable a token may come from; a --token-file wins over it. */
 export const TOKEN_ENV = 'SPP_CTL_TOKEN'
@@ -18,15 +18,19 @@ export class TokenError extends Error {
   override name = 'TokenError'
 }
 
+/** The Authorization header to send (none without a token), and where its token came from. */
+export type Credentials = { headers: Record<string, string>; from?: string }
+
 /**
  * The Authorization header of a --token-file or $SPP_CTL_TOKEN (file first), or no header when
  * neither is given: a controller without --auth-file needs none. Surrounding blanks (the file's
- * line end) are not part of a token.
+ * line end) are not part of a token. A file others may read is used, with a `warn`ing.
  */
-export async function bearerHeader(
+export async function readCredentials(
   file: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
-): Promise<Record<string, string>> {
+  warn: (text: string) => void = () => {},
+): Promise<Credentials> {
   let token: string
   let from: string
   if (file !== undefined) {
@@ -37,11 +41,17 @@ export async function bearerHeader(
   } else {
     from = `$${TOKEN_ENV}`
     token = env[TOKEN_ENV] ?? ''
-    if (token.trim() === '') return {}
+    if (token.trim() === '') return { headers: {} }
   }
   token = token.trim()
   if (token === '') throw new TokenError(`${from} is empty`)
   if (!TOKEN.test(token))
     throw new TokenError(`${from} holds no token: one line of letters, digits and - . _ ~ + /`)
-  return { Authorization: `Bearer ${token}` }
+  if (file !== undefined) {
+    const { mode } = await stat(file)
+    const octal = (mode & 0o777).toString(8).padStart(4, '0')
+    if ((mode & 0o077) !== 0)
+      warn(`${from} may be read by others (mode ${octal}): chmod 600 ${file}`)
+  }
+  return { headers: { Authorization: `Bearer ${token}` }, from }
 }

@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises'
 import { listenForProcesses } from '../actors/process-listener.ts'
 import { Registry } from '../actors/registry.ts'
 import { defaultAllowedPeers, peerFilter } from '../auth/allow-peers.ts'
+import type { Client } from '../auth/clients.ts'
 import { burstLog } from '../log/burst-log.ts'
 import { fdBudget, fdsNeeded, openFilesLimit } from './fd-budget.ts'
 import { connectionGuard } from '../http/connection-guard.ts'
@@ -55,6 +56,8 @@ export async function startController(options: ControllerOptions) {
     },
   })
   const events = { maxPendingPerClient: options.maxPendingEventsPerClient, heartbeatMs: 15_000 }
+  // The clients in force: replaced whole when the auth file is read again (reloadClients).
+  let clients = options.clients
   const app = createApp({
     registry,
     log,
@@ -63,12 +66,17 @@ export async function startController(options: ControllerOptions) {
     metrics,
     events,
     nfvStatus: options.nfvStatus,
-    access: { clients: options.clients, allowReadAnonymous: options.allowReadAnonymous },
+    statusReads: { maxAgeMs: options.statusMaxAgeMs, now: options.statusClock },
+    access: {
+      clients: clients && (() => clients!),
+      allowReadAnonymous: options.allowReadAnonymous,
+    },
     remember: store && {
       store,
       mode: options.restore ?? 'on',
       onRestore: (outcome) => drift?.observeRestore(outcome),
     },
+    clock: options.clock,
   })
   const limit = openFilesLimit()
   const maxApiConnections = options.maxApiConnections ?? fdBudget(limit ?? 1024).maxApiConnections
@@ -144,9 +152,36 @@ export async function startController(options: ControllerOptions) {
     /** The TCP servers the processes connect to (primary, secondary). */
     processServers: processes.servers,
     secondaryPort: processes.secondaryPort,
+    /**
+     * Reads the auth file again (SIGHUP) with `read`: its clients are in force for the next
+     * request. A file that cannot be used keeps the clients in force, and says why. Logged and
+     * counted either way; resolves whether the file's clients are now in force.
+     */
+    reloadClients(file: string, read: (file: string) => Client[]): boolean {
+      if (!clients) {
+        log.warn({ file }, 'started without --auth-file: no clients to read again')
+        return false
+      }
+      try {
+        const next = read(file)
+        clients = next
+        metrics.observeAuthReload('done')
+        log.info({ file, clients: next.map((c) => c.name) }, 'auth file read again')
+        return true
+      } catch (err) {
+        metrics.observeAuthReload('failed')
+        const names = clients.map((c) => c.name)
+        log.error(
+          { file, reason: (err as Error).message, clients: names },
+          'auth file not read again: the clients in force are kept',
+        )
+        return false
+      }
+    },
     /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
     async close() {
       await fleet?.close() // its alive key goes at once, not at the lease's end
+      app.confirmations.close() // one pending is undone by the next start
       processes.close(false)
       hub.close() // event streams would otherwise keep their connections open
       const drained = Promise.all(servers.map((server) => server.stop()))

@@ -3,7 +3,9 @@ import type { Logger } from 'pino'
 import type { AllowedPeers } from '../auth/allow-peers.ts'
 import type { Client } from '../auth/clients.ts'
 import type { NfvStatusWords } from '../http/present.ts'
+import { DEFAULT_STATUS_MAX_AGE_MS } from '../observe/status-reads.ts'
 import type { FleetSettings } from '../fleet/controller-link.ts'
+import type { Clock } from '../remember/confirmation.ts'
 import type { RestoreMode } from '../remember/restore.ts'
 
 /** What startController is told. */
@@ -26,6 +28,13 @@ export type ControllerOptions = {
   eventBufferSize: number
   /** An event-stream client this many events behind is dropped. */
   maxPendingEventsPerClient: number
+  /**
+   * A process's status read this recently (ms) answers every GET of it again, its own and
+   * /v1/topology's: dashboards share one read per process per this; 0: a read per request.
+   */
+  statusMaxAgeMs: number
+  /** The status reads' clock (ms, monotonic; default performance.now): a test moves its own. */
+  statusClock?: () => number
   /** --auth-file's clients: with them, every request needs a token (see src/http/auth.ts). */
   clients?: Client[]
   /** GETs need no token (with `clients`). */
@@ -44,6 +53,8 @@ export type ControllerOptions = {
   journalKeepDays?: number
   /** --etcd: the fleet's etcd, this host's name and key prefix (see src/fleet/controller-link.ts). */
   fleet?: FleetSettings
+  /** The time and timer of confirmed applies (confirm_within): node's unless a test gives its own. */
+  clock?: Clock
   log: Logger
 }
 
@@ -62,4 +73,5 @@ export const DEFAULTS = {
   httpRequestTimeoutMs: 10_000,
   eventBufferSize: 1024,
   maxPendingEventsPerClient: 256,
+  statusMaxAgeMs: DEFAULT_STATUS_MAX_AGE_MS,
 } satisfies Omit<ControllerOptions, 'log'>

@@ -5,6 +5,7 @@ import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { ProcessKey } from '../store/store.ts'
 import type { DesiredDocument } from '../topology/document.ts'
+import { shownPlan } from '../topology/plan.ts'
 import { driftOf, driftSamples, inSync } from '../remember/drift.ts'
 import type { Memory } from '../remember/memory.ts'
 import { entriesOf, idOfKey } from '../topology/process-config.ts'
@@ -114,7 +115,10 @@ export function desiredSide(options: DesiredSideOptions) {
       if (mode === 'report')
         for (const [key, config] of drifting) {
           const drift = driftOf(registry, key, config)
-          const about = drift.ok ? { steps: drift.plan.steps.length } : { refused: drift.refusal }
+          const { ok } = drift
+          const about = ok
+            ? { ...shownPlan(drift.plan), total: drift.plan.steps.length } // as restore.ts words it
+            : { refused: drift.refusal }
           hub.publish('drift.detected', { ...who(idOfKey(key)), ...about })
         }
       const reason = `--restore ${mode}: ${steps} steps of drift left to the operator, nothing sent`

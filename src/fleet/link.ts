@@ -35,6 +35,16 @@ export type FleetLinkOptions = {
   retryMs?: number
   /** The alive lease's TTL (default 10 s). */
   ttlSeconds?: number
+  /** Runs `run` after `ms`, answering how to cancel it (default setTimeout; tests run it when they choose). */
+  schedule?: Schedule
+}
+
+/** A timer: runs `run` after `ms`; what it returns cancels it. */
+export type Schedule = (ms: number, run: () => void) => () => void
+
+const timeout: Schedule = (ms, run) => {
+  const timer = setTimeout(run, ms)
+  return () => clearTimeout(timer)
 }
 
 /** What a controller does with the fleet; no method waits on etcd or throws for it. */
@@ -83,14 +93,14 @@ export async function createFleetLink(options: FleetLinkOptions): Promise<FleetL
   })
   const counts = { observed: 0, observedSkipped: 0, alive: 0, leases: 0 }
   let closed = false
-  const timers = new Set<NodeJS.Timeout>()
+  const schedule = options.schedule ?? timeout
+  const cancels = new Set<() => void>()
   const later = (ms: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer)
+    const cancel = schedule(ms, () => {
+      cancels.delete(cancel)
       run()
-    }, ms)
-    timers.add(timer)
-    return timer
+    })
+    cancels.add(cancel)
   }
 
   // While down, a read every retryMs: the watch reconnecting says etcd is back too, but a call can
@@ -131,12 +141,16 @@ export async function createFleetLink(options: FleetLinkOptions): Promise<FleetL
   let next: ObservedInput | undefined
   let written = ''
   let lastWrite = -Infinity
-  let timer: NodeJS.Timeout | undefined
+  let waiting = false
   let writing = false
-  function flushObserved() {
-    if (closed || writing || timer || next === undefined || reach.down) return
+  // `due`: the interval's timer ran out (a timer of the tests' may run early; it is still due).
+  function flushObserved(due = false) {
+    if (closed || writing || waiting || next === undefined || reach.down) return
     const wait = lastWrite + interval - performance.now()
-    if (wait > 0) return void (timer = later(wait, () => ((timer = undefined), flushObserved())))
+    if (wait > 0 && !due) {
+      waiting = true
+      return later(wait, () => ((waiting = false), flushObserved(true)))
+    }
     const value = next
     next = undefined
     const text = canonical(value)
@@ -182,7 +196,7 @@ export async function createFleetLink(options: FleetLinkOptions): Promise<FleetL
     counts: () => ({ ...desired.counts, ...counts }),
     async close({ revoke = true } = {}) {
       closed = true
-      for (const timer of timers) clearTimeout(timer)
+      for (const cancel of cancels) cancel()
       const bounded = (work: Promise<unknown>) =>
         Promise.race([
           work.catch(() => undefined),

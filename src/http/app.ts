@@ -8,11 +8,15 @@ import { ChangeLedger } from '../actors/change-ledger.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import { StatusReads, type StatusReadsOptions } from '../observe/status-reads.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
+import { applyMetrics } from '../observe/apply-metrics.ts'
 import { createApplier } from '../topology/apply.ts'
+import { LiveTopology } from '../topology/live-topology.ts'
 import { stepSender, type JournaledRequest } from '../topology/send-step.ts'
 import { Memory } from '../remember/memory.ts'
+import { startConfirmations, type Clock } from '../remember/confirmation.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
 import { notFound, onError, STATUS } from './errors.ts'
@@ -44,6 +48,10 @@ export type AppOptions = {
   remember?: { store: Store; mode: RestoreMode; onRestore: (outcome: RestoreOutcome) => void }
   /** The change journal GET /v1/journal reads (the store); without it, that answers 404. */
   journal?: JournalSource
+  /** The time and timer of confirmations (confirm_within), node's unless a test gives its own. */
+  clock?: Clock
+  /** How long a status read answers every reader again (--status-max-age), and its clock. */
+  statusReads?: StatusReadsOptions
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -105,7 +113,9 @@ export function createApp(options: AppOptions) {
     ledger,
     statusOf: (code) => STATUS[code],
     log,
-    remember: memory && ((changes, step, restoring) => memory.record(changes, [], step, restoring)),
+    remember:
+      memory &&
+      ((changes, step, restoring, group) => memory.record(changes, [], step, restoring, group)),
     onJournaled,
   })
   // An apply plans once the restores under way are over.
@@ -115,6 +125,20 @@ export function createApp(options: AppOptions) {
     log,
     send,
     settled: async () => memory?.settled(),
+    note: (run, note) => memory?.note(run, note) ?? (() => {}),
+    keep: async (before, run, note) => memory?.keepBefore(before, run, note),
+    refuse: () => confirmations.refusal(),
+  })
+  // An apply made with confirm_within is undone unless confirmed in time; one pending when the
+  // controller stopped is undone now (and counted: the metrics first).
+  const countConfirmation = applyMetrics(metrics.registry, () => confirmations.pending())
+  const confirmations = startConfirmations({
+    store: remember?.store,
+    applier: () => applier,
+    hub,
+    log,
+    clock: options.clock,
+    onOutcome: countConfirmation,
   })
   const restorer =
     remember &&
@@ -127,11 +151,15 @@ export function createApp(options: AppOptions) {
       onOutcome: remember.onRestore,
       send,
     })
+  const reads = new StatusReads(registry, options.statusReads)
   const deps = {
     registry,
-    processes: processesOf(registry),
+    processes: processesOf(registry, reads),
+    reads,
+    topology: new LiveTopology(registry, reads),
     memory,
     restorer,
+    confirmations,
     hub,
     metrics,
     events,
@@ -146,7 +174,10 @@ export function createApp(options: AppOptions) {
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
   // The fleet (--etcd) takes what etcd desires into memory and has it restored.
-  return Object.assign(app, { remembering: memory && restorer && { memory, restorer } })
+  return Object.assign(app, {
+    remembering: memory && restorer && { memory, restorer },
+    confirmations,
+  })
 }
 
 const routeLabels = new Map<string, string>()

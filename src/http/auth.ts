@@ -30,8 +30,11 @@ export function describePrincipal(p: Principal): string {
 export type ServerBindings = Partial<HttpBindings> & { local?: boolean }
 
 export type AuthenticateOptions = {
-  /** The clients of --auth-file; without it, every request is served (as SPP's controller did). */
-  clients?: readonly Client[]
+  /**
+   * The clients of --auth-file (or what gives the ones in force, when the file is read again);
+   * without it, every request is served (as SPP's controller did).
+   */
+  clients?: readonly Client[] | (() => readonly Client[])
   /** --allow-read-anonymous: a GET needs no token (a presented one must still be valid). */
   allowReadAnonymous?: boolean
   /** GET paths anyone may load: the page and the docs, which carry no data of their own. */
@@ -50,7 +53,9 @@ const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i
  * checked as any other, from its own headers.
  */
 export function authenticate(options: AuthenticateOptions) {
-  const { clients, allowReadAnonymous, publicPaths, onRefused } = options
+  const { allowReadAnonymous, publicPaths, onRefused } = options
+  const inForce = options.clients
+  const current = typeof inForce === 'function' ? inForce : () => inForce
   const open = new Set(publicPaths)
   const refuse = (code: AuthRefusal, message: string) => {
     onRefused?.(code)
@@ -68,6 +73,7 @@ export function authenticate(options: AuthenticateOptions) {
       const peer = socket ? `${socket.remoteAddress}:${socket.remotePort}` : 'in-process'
       c.set('principal', { kind: 'anonymous', peer })
       const reading = c.req.method === 'GET' || c.req.method === 'HEAD'
+      const clients = current()
       if (clients && !(reading && open.has(c.req.path))) {
         // node's own headers: c.req.header would build a whole fetch Request for it.
         const header = incoming ? incoming.headers.authorization : c.req.header('authorization')

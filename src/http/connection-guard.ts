@@ -12,9 +12,17 @@ export type ConnectionGuardOptions = {
   firstRequestMs: number
   log: Logger
   metrics: Metrics
-  /** How often expired connections are looked for; 0: only when `sweep` is called (tests). */
-  sweepEveryMs?: number
   now?: () => number
+  /**
+   * Calls `callback` once after `ms`, never keeping node running; returns how to cancel it (node:
+   * an unref'd setTimeout). A test passes its own to fire the sweep when it says.
+   */
+  after?: (ms: number, callback: () => void) => () => void
+}
+
+const nodeAfter = (ms: number, callback: () => void) => {
+  const timer = setTimeout(callback, ms).unref()
+  return () => clearTimeout(timer)
 }
 
 /** Closes a connection whose first request did not come in time (the server answers 408). */
@@ -34,7 +42,8 @@ type Connection = { idleSince: number }
  * busy (a request in flight, an event stream) is the new one closed at once.
  */
 export function connectionGuard(options: ConnectionGuardOptions) {
-  const { maxConnections, firstRequestMs, metrics, now = () => performance.now() } = options
+  const { maxConnections, firstRequestMs, metrics } = options
+  const { now = () => performance.now(), after = nodeAfter } = options
   // Idleness is a field of each connection's record, not membership of a set: a set that a socket
   // leaves and joins at every request rehashes its table each time, and the table of a long-lived
   // set is allocated in V8's old generation, so each request left about 120 bytes of old garbage
@@ -61,6 +70,26 @@ export function connectionGuard(options: ConnectionGuardOptions) {
       if (idleSince > 0 && idleSince < since) [longest, since] = [socket, idleSince]
     return longest
   }
+  // One timer, at the earliest deadline of a connection still without its first request, armed
+  // only while there is one: a controller whose clients keep their connections (or have none)
+  // is never woken for nothing. A deadline whose connection has since sent its request fires
+  // once, finds nothing late and moves the timer on to the next.
+  let cancelSweep: (() => void) | undefined
+  let stopped = false
+  const armSweep = () => {
+    if (stopped) return
+    for (const [socket, w] of waiting) {
+      if (w.request?.complete) {
+        waiting.delete(socket)
+        continue
+      }
+      cancelSweep = after(Math.max(0, w.deadline - now()), () => {
+        cancelSweep = undefined
+        sweep()
+      })
+      return
+    }
+  }
   const admit = (socket: Socket, expire: Expire) => {
     live.set(socket, { idleSince: 0 })
     socket.once('close', () => forget(socket))
@@ -81,6 +110,7 @@ export function connectionGuard(options: ConnectionGuardOptions) {
       }
     }
     waiting.set(socket, { deadline: now() + firstRequestMs, expire })
+    if (!cancelSweep) armSweep()
   }
   const sweep = () => {
     const time = now()
@@ -92,9 +122,8 @@ export function connectionGuard(options: ConnectionGuardOptions) {
         w.expire(socket)
       }
     }
+    if (!cancelSweep) armSweep()
   }
-  const every = options.sweepEveryMs ?? Math.max(10, Math.min(250, firstRequestMs / 4))
-  const timer = every > 0 ? setInterval(sweep, every).unref() : undefined
 
   return {
     /** Puts a server's connections under the guard; `expire` answers one that timed out. */
@@ -112,7 +141,7 @@ export function connectionGuard(options: ConnectionGuardOptions) {
         })
       })
     },
-    /** Closes the connections whose first request is late (also run every `sweepEveryMs`). */
+    /** Closes the connections whose first request is late (also run at the earliest deadline). */
     sweep,
     /** Connections open now. */
     get open() {
@@ -120,7 +149,9 @@ export function connectionGuard(options: ConnectionGuardOptions) {
     },
     /** Stops the sweeps (the controller's close). */
     stop() {
-      clearInterval(timer)
+      cancelSweep?.()
+      cancelSweep = undefined
+      stopped = true
     },
   }
 }

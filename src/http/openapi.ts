@@ -32,9 +32,18 @@ const PARAMETERS: Record<string, { schema: object; description: string }> = {
     description: 'a section of the remembered document',
   },
   name: { schema: schema(ComponentName), description: 'a component name' },
+  process: {
+    schema: { type: 'string', pattern: '^(?:primary|(?:nfv|vf|mirror):(?:0|[1-9][0-9]{0,4}))$' },
+    description:
+      'a process as every route and command line names it: primary, nfv:1, vf:2, mirror:3',
+  },
   port_id: {
     schema: { type: 'integer', minimum: 0, maximum: 255 },
     description: 'a physical port of the primary',
+  },
+  rev: {
+    schema: { type: 'integer', minimum: 1 },
+    description: 'a revision of the remembered configuration (GET /v1/topology/history)',
   },
   rule_id: {
     schema: { type: 'integer', minimum: 0, maximum: 0xffffffff },

@@ -4,10 +4,13 @@ import type { GenericSchema } from 'valibot'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import type { StatusReads } from '../observe/status-reads.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
 import type { Applier } from '../topology/apply.ts'
+import type { LiveTopology } from '../topology/live-topology.ts'
 import type { Memory } from '../remember/memory.ts'
+import type { Confirmations } from '../remember/confirmation.ts'
 import type { Restorer } from '../remember/restore.ts'
 import type { Presenters } from './present.ts'
 import type { Processes } from './processes.ts'
@@ -46,9 +49,14 @@ export type Deps = {
   present: Presenters
   /** Plans and applies topologies, one apply at a time. */
   applier: Applier
+  /** Status reads shared by every reader within --status-max-age, and the document built from them. */
+  reads: StatusReads
+  topology: LiveTopology
   /** What the controller remembers, and its restores (absent with --state-dir none). */
   memory?: Memory
   restorer?: Restorer
+  /** The apply waiting for its confirmation (`confirm_within`), one at a time. */
+  confirmations: Confirmations
   /** The change journal (GET /v1/journal), absent when the controller keeps no state. */
   journal?: JournalSource
   /** Where the cpus are described (/sys/devices/system/cpu). */

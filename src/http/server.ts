@@ -60,6 +60,8 @@ export async function startHttpServer(options: HttpServerOptions) {
   // written goes out with the head the app writes. The answers under way when the stop begins
   // are told then; those asked for later, as they begin.
   const answering = new Set<ServerResponse>()
+  // Each connection's latest response, for the parser's refusals of what follows on it.
+  const responseOf = new WeakMap<Socket, ServerResponse>()
   const closing = (res: ServerResponse) => {
     if (!res.headersSent) res.setHeader('Connection', 'close')
   }
@@ -76,6 +78,7 @@ export async function startHttpServer(options: HttpServerOptions) {
       // Tracked here, not in a second 'request' listener of its own.
       if (stopping) closing(res)
       answering.add(res)
+      responseOf.set(req.socket, res)
       res.on('close', answered)
       if (routable(req.url)) return listener(req, res)
       const [status, text] = targetRefusal(req.method, req.url ?? '')
@@ -116,7 +119,8 @@ export async function startHttpServer(options: HttpServerOptions) {
     }
     // llhttp's reason is one of its own fixed texts, e.g. `Invalid header value char`.
     const reason = /^[\x20-\x7e]{1,80}$/.test(err.reason ?? '') ? ` (${err.reason})` : ''
-    const response = (socket as { _httpMessage?: ServerResponse })._httpMessage
+    const latest = responseOf.get(socket)
+    const response = latest && answering.has(latest) ? latest : undefined
     // Nothing to answer on a socket the client reset, or once a response has begun on it.
     if (!socket.writable || err.code === 'ECONNRESET' || response?.headersSent) {
       log.debug({ code: err.code, status }, 'request refused by the HTTP parser')

@@ -35,6 +35,8 @@ const FILES: Record<string, () => string> = {
   '/ui/token-form.js': () => join(UI, 'token-form.js'),
   '/ui/token-store.js': () => join(UI, 'token-store.js'),
   '/ui/journal.js': () => join(UI, 'journal.js'),
+  '/ui/history.js': () => join(UI, 'history.js'),
+  '/ui/confirm.js': () => join(UI, 'confirm.js'),
   '/ui/vendor/cytoscape.mjs': () => join(mainDir('cytoscape'), 'cytoscape.esm.min.mjs'),
   '/ui/vendor/cytoscape-dagre.mjs': () =>
     join(mainDir('cytoscape-dagre'), 'cytoscape-dagre.min.mjs'),

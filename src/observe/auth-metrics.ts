@@ -1,4 +1,5 @@
-// spp_http_auth_refused_total: requests refused for their bearer token, by why.
+// spp_http_auth_refused_total: requests refused for their bearer token, by why; and
+// spp_auth_reloads_total: the auth file read again.
 import { Counter, type Registry } from './prom.ts'
 import type { AuthRefusal } from '../auth/clients.ts'
 
@@ -16,4 +17,19 @@ export function authRefusedCounter(registers: Registry[]): (code: AuthRefusal) =
   for (const code of CODES) refused.inc({ code }, 0)
   // prom-client's inc() checks its labels on every call; refusals are few, unlike requests.
   return (code) => refused.inc({ code })
+}
+
+/** What reading the auth file again (SIGHUP) came to: its clients in force, or the old ones kept. */
+export type AuthReload = 'done' | 'failed'
+
+/** Registers spp_auth_reloads_total (both outcomes at 0 from the start); returns what counts one. */
+export function authReloadCounter(registers: Registry[]): (outcome: AuthReload) => void {
+  const reloads = new Counter({
+    name: 'spp_auth_reloads_total',
+    help: 'Times the auth file was read again (SIGHUP): done (its clients in force), failed (the old ones kept)',
+    labelNames: ['outcome'],
+    registers,
+  })
+  for (const outcome of ['done', 'failed'] as const) reloads.inc({ outcome }, 0)
+  return (outcome) => reloads.inc({ outcome })
 }

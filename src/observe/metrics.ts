@@ -6,7 +6,7 @@ import type { PrimaryStatus, ProcessKind } from '../protocol/bodies.ts'
 import { primaryCommands } from '../protocol/kinds/primary.ts'
 import { PRIMARY } from '../protocol/process-id.ts'
 import type { Result } from '../protocol/result.ts'
-import { authRefusedCounter } from './auth-metrics.ts'
+import { authRefusedCounter, authReloadCounter } from './auth-metrics.ts'
 import { CommandDurations } from './command-durations.ts'
 import { HttpCounts } from './http-counts.ts'
 
@@ -70,6 +70,7 @@ export function createMetrics(processes: Registry) {
     ['listener', 'reason'],
   )
   const authRefused = authRefusedCounter(registers)
+  const authReload = authReloadCounter(registers)
   // At 0 from the start, as the auth refusals: an alert's increase() then sees the first one.
   for (const kind of KINDS) timeouts.inc({ kind }, 0)
   for (const reason of API_DROPS) dropped.inc({ listener: 'api', reason }, 0)
@@ -195,6 +196,8 @@ export function createMetrics(processes: Registry) {
     },
     /** A request refused for its token: TOKEN_MISSING, TOKEN_UNKNOWN or SCOPE_MISSING. */
     observeAuthRefused: authRefused,
+    /** The auth file read again (SIGHUP): done, or failed (the clients in force kept). */
+    observeAuthReload: authReload,
   }
 }
 

@@ -22,6 +22,9 @@ export type ErrorCode =
   | 'PLAN_REFUSED' // a process would refuse the desired topology; nothing was sent
   | 'NOTHING_REMEMBERED' // no remembered configuration for that process (or --state-dir none)
   | 'COMMIT_FAILED' // the change was made but the state directory could not record it
+  | 'CONFIRMATION_PENDING' // an apply waits for its confirmation: no other apply until then
+  | 'NOTHING_TO_CONFIRM' // no apply waits for a confirmation
+  | 'REVISION_NOT_FOUND' // no revision by that number is kept
 
 /** An expected failure, carrying a code and a message fit to show a user. */
 export class ControllerError extends Error {

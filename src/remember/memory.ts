@@ -7,12 +7,30 @@ import type { Registry } from '../actors/registry.ts'
 import { statusOf } from '../protocol/kinds/status.ts'
 import { idText, PRIMARY, type ProcessId } from '../protocol/process-id.ts'
 import type { ProcessView } from '../state/process-view.ts'
-import type { JournalCommand, JournalEntry, Store } from '../store/store.ts'
+import type { Change } from '../protocol/effects.ts'
+import type { JournalCommand, JournalEntry, RevisionNote, Store } from '../store/store.ts'
 import { driftOf, inSync } from './drift.ts'
-import { configOfView, storeKey, withChanges } from '../topology/process-config.ts'
+import type { DesiredDocument } from '../topology/document.ts'
+import {
+  configOfView,
+  entriesOf,
+  idOfKey,
+  storeKey,
+  withChanges,
+} from '../topology/process-config.ts'
 
 /** The request a set of changes belongs to, as the journal tells it. */
 export type RecordedRequest = Omit<JournalEntry, 'commands' | 'processes' | 'time'>
+
+/** What the revision of a group of changes (an apply's steps) says: who, what, and a rollback's target. */
+export type GroupNote = Required<Pick<RevisionNote, 'by' | 'what'>> & Pick<RevisionNote, 'to'>
+
+/** A change in the words of a plan's summary (`forward.start`, not the effect's `nfv.forward`). */
+const ACTIONS: Partial<Record<Change['kind'], string>> = {
+  'nfv.forward': 'forward.start',
+  'nfv.stop': 'forward.stop',
+  'patch.reset': 'patches.reset',
+}
 
 /**
  * Each process's remembered configuration, and whether it drifts from it. While a process drifts
@@ -27,6 +45,7 @@ export class Memory {
   readonly #drifting = new Set<string>()
   readonly #turns = new Map<string, Promise<void>>()
   readonly #remembered = new Set<() => void>()
+  readonly #notes = new Map<string, GroupNote>()
 
   constructor(store: Store, registry: Registry, log: Logger) {
     this.store = store
@@ -85,6 +104,36 @@ export class Memory {
     await Promise.all(this.#turns.values())
   }
 
+  /**
+   * Says who made the changes of a group (the steps of apply `group`) and what they were, for
+   * their revision, until the function returned is called.
+   */
+  note(group: string, note: GroupNote): () => void {
+    this.#notes.set(group, note)
+    return () => this.#notes.delete(group)
+  }
+
+  /**
+   * Remembers processes as they were before an apply that could not bring them back (its undo
+   * failed there): they drift from it, with the undo's revision; resolves once durable.
+   */
+  async keepBefore(before: DesiredDocument, run: string, note: GroupNote): Promise<void> {
+    const entries = entriesOf(before)
+    for (const [key, config] of entries) {
+      this.store.put(key, config)
+      this.setDrifting(idOfKey(key), true)
+    }
+    const processes = entries.map(([key]) => idText(idOfKey(key)))
+    this.store.journal(
+      {
+        ...{ by: `apply ${run}`, requestId: run, method: 'POST', path: '/v1/topology/apply' },
+        ...{ commands: [], status: 200, processes },
+      },
+      { ...note, group: run, requestId: run, summary: { drift: processes.length } },
+    )
+    await this.store.sync()
+  }
+
   /** Forgets a process: it will not be restored. */
   forget(ref: ProcessId): void {
     const key = storeKey(ref)
@@ -98,13 +147,15 @@ export class Memory {
    * both are durable. Nothing is written for a request that changed nothing and forgot nothing.
    * A restore's own steps leave the configuration as it is: they bring the process back to it. A
    * 2020 primary's view does not follow its forwarder's changes (their effect is only the
-   * command): it is read once before it is remembered.
+   * command): it is read once before it is remembered. A change of the remembered document makes
+   * a revision, in the same transaction; the changes of a `group` in a row share one.
    */
   async record(
     changes: readonly Settled[],
     forgotten: readonly ProcessId[],
     request: RecordedRequest,
     restoring = false,
+    group?: string,
   ): Promise<void> {
     if (changes.length === 0 && forgotten.length === 0) return
     const views = new Map<string, ProcessView | undefined>()
@@ -124,7 +175,18 @@ export class Memory {
       outcome: outcome.ok ? 'ok' : { error: outcome.code, message: outcome.message },
     }))
     const processes = [...byProcess.keys(), ...forgotten.map(idText)]
-    this.store.journal({ ...request, commands, processes })
+    const summary: Record<string, number> = {}
+    const count = (action: string) => (summary[action] = (summary[action] ?? 0) + 1)
+    for (const { outcome, change } of changes)
+      if (outcome.ok && change) count(ACTIONS[change.kind] ?? change.kind)
+    for (const _ of forgotten) count('forget')
+    const note = group === undefined ? undefined : this.#notes.get(group)
+    const revision = {
+      ...note,
+      summary,
+      ...(group === undefined ? {} : { group, requestId: group }),
+    }
+    this.store.journal({ ...request, commands, processes }, revision)
     await this.store.sync()
     for (const listener of this.#remembered) listener()
   }

@@ -9,7 +9,7 @@ import type { EventHub } from '../observe/event-hub.ts'
 import type { ProcessKey, RememberedConfig } from '../store/store.ts'
 import { driftOf, inSync, liveOf } from './drift.ts'
 import type { Memory } from './memory.ts'
-import { plan, type Refusal } from '../topology/plan.ts'
+import { plan, shownStep, type Refusal } from '../topology/plan.ts'
 import { desiredOf, idOfKey, storeKey } from '../topology/process-config.ts'
 import type { SendChange } from '../topology/send-step.ts'
 import { restoreRunner, who, type RestoreOutcome } from './restore-run.ts'
@@ -69,7 +69,9 @@ export function startRestorer(options: Options) {
     const { steps, summary } = drift.plan
     if (mode === 'on') return void (await runner.run([ref], drift.plan, undefined, handle))
     log.info({ process, steps: steps.length }, 'process drifts from its remembered configuration')
-    hub.publish('drift.detected', { ...who(ref), steps: steps.length, summary })
+    // As GET /v1/topology/drift reports it (steps, summary), with `total`, the count it once was.
+    const shown = steps.map(shownStep)
+    hub.publish('drift.detected', { ...who(ref), steps: shown, summary, total: steps.length })
   }
 
   registry.on('registered', (handle) => {

@@ -1,5 +1,5 @@
 // One simulated SPP process on a TCP connection: faults, held replies, reconnects.
-import { EventEmitter, once } from 'node:events'
+import { EventEmitter } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { isJsonKind, modelFor, type ModelOptions, type SimKind } from './model-for.ts'
 import { pad, type Faults } from './faults.ts'
@@ -15,15 +15,26 @@ export type SimOptions = ModelOptions & {
   pollMs?: number
   /** Connect again after the controller closes the connection, as the real processes do. */
   reconnect?: boolean
+  /**
+   * How long to wait before the next attempt, after `failures` in a row (refused, or closed
+   * before the controller asked anything): 0.1 s, doubling up to every second, unless given.
+   */
+  backoff?: (failures: number) => number
   /** Start again, afresh, after an `exit` (or a crash): a supervisor SPP does not have. */
   respawn?: boolean
   faults?: Faults
 }
 
+const BACKOFF = (failures: number) => Math.min(100 * 2 ** failures, 1000)
+
 type SimEvents = {
   command: [line: string]
+  /** A connection is up (the first one, or one again after a disconnection). */
   connected: []
+  /** A connection that was up closed. */
   disconnected: []
+  /** An attempt to connect failed (refused, unreachable), and why; `reconnect` tries again. */
+  unreachable: [error: Error]
   crashed: [reason: string]
   /** A command was read and its answer decided: the reply, or undefined when there is none. */
   answered: [line: string, reply: Buffer | undefined]
@@ -50,6 +61,8 @@ export class SimProcess extends EventEmitter<SimEvents> {
   #stopped = false
   #count = 0
   #hung = false
+  /** Connections that failed (or were closed unasked) in a row: the next one waits longer. */
+  #failures = 0
   /** The process has ended (`exit` or a crash) and closes once its last reply is out. */
   #ending = false
   #timers = new Set<NodeJS.Timeout>()
@@ -80,27 +93,57 @@ export class SimProcess extends EventEmitter<SimEvents> {
       : `${this.options.kind} ${this.options.clientId}`
   }
 
-  /** Connects; resolves once the TCP connection is up (not yet identified). */
-  async start(): Promise<void> {
+  /**
+   * Connects; resolves once the TCP connection is up (not yet identified). A connection that
+   * cannot be made rejects, or with `reconnect` is tried again until one is up, as SPP's
+   * processes wait for their controller.
+   */
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const up = () => {
+        this.off('unreachable', down)
+        resolve()
+      }
+      const down = (error: Error) => {
+        if (this.options.reconnect) return
+        this.off('connected', up).off('unreachable', down)
+        reject(error)
+      }
+      this.once('connected', up).on('unreachable', down)
+      this.#connect()
+    })
+  }
+
+  /** One connection: its end decides what comes next (a retry, a respawn, or nothing). */
+  #connect() {
     const socket = connect({ host: this.options.host ?? '127.0.0.1', port: this.options.port })
     this.#socket = socket
     this.#count = 0 // the first command is the handshake (the controller probes a primary with status)
     this.#hung = false
     socket.setNoDelay(true)
-    socket.on('error', () => {}) // 'close' follows
+    let failure: Error | undefined
+    socket.on('error', (error) => (failure ??= error)) // 'close' follows
     let connected = false
-    socket.on('connect', () => (connected = true))
+    socket.on('connect', () => {
+      connected = true
+      this.emit('connected')
+    })
     socket.on('close', () => {
-      this.emit('disconnected')
+      // One 'disconnected' per connection that was up; an attempt that failed is 'unreachable'.
+      if (connected) this.emit('disconnected')
+      else if (!this.#stopped) this.emit('unreachable', failure ?? new Error('connection closed'))
       if (this.#stopped) return
       if (this.#ending) return this.#end()
-      // Like spp_nfv: reconnect at once after the controller hung up, retry every second if refused.
-      if (this.options.reconnect)
-        this.#later(() => void this.start().catch(() => {}), connected ? 0 : 1000)
+      if (!this.options.reconnect) return
+      // Like spp_nfv: connect again at once after the controller hung up; when nothing answers,
+      // or a controller closes before it asked anything (say, --allow-peers refused us), after a
+      // while, longer each time (up to every second, as SPP's processes retry).
+      const asked = this.#count > 0
+      if (asked) this.#failures = 0
+      const wait = asked ? 0 : (this.options.backoff ?? BACKOFF)(this.#failures++)
+      this.#later(() => this.#connect(), wait)
     })
     this.#read(socket)
-    await once(socket, 'connect')
-    this.emit('connected')
   }
 
   /** After an exit: gone, unless respawning, which starts a new process with nothing set up. */
@@ -114,7 +157,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
       return
     }
     this.model = modelFor(this.options.kind, this.options)
-    this.#later(() => void this.start().catch(() => {}), 0)
+    this.#later(() => this.#connect(), 0)
   }
 
   stop() {

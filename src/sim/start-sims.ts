@@ -37,11 +37,11 @@ export type SimTarget = {
   faults?: Faults
 }
 
-/** Starts simulated processes against a controller; resolves once each has connected. */
-export async function startSims(specs: SimSpec[], target: SimTarget): Promise<SimProcess[]> {
+/** The simulated processes of `specs`, on one machine, not started yet. */
+export function createSims(specs: SimSpec[], target: SimTarget): SimProcess[] {
   const { primaryPort, secondaryPort, era, phyQueues, rings, sharedPorts, ...host } = target
   const machine = host.machine ?? new Machine({ rings, sharedPorts })
-  const sims = specs.map(
+  return specs.map(
     (spec) =>
       new SimProcess({
         ...host,
@@ -52,6 +52,11 @@ export async function startSims(specs: SimSpec[], target: SimTarget): Promise<Si
         port: spec.kind === 'primary' ? primaryPort : secondaryPort,
       }),
   )
+}
+
+/** Starts simulated processes against a controller; resolves once each has connected. */
+export async function startSims(specs: SimSpec[], target: SimTarget): Promise<SimProcess[]> {
+  const sims = createSims(specs, target)
   try {
     await Promise.all(sims.map((sim) => sim.start()))
   } catch (error) {

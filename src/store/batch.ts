@@ -16,4 +16,15 @@ export type Write =
       status: number
       processes: string[]
     }
+  | {
+      op: 'revision'
+      rev: number
+      time: number
+      by: string
+      requestId: string
+      what: string
+      to: number | null
+      summary: string
+      document: string
+    }
   | { op: 'prune'; before: number }

@@ -51,6 +51,20 @@ export class RememberedConfigs {
     return row === undefined ? undefined : (JSON.parse(row.config) as RememberedConfig)
   }
 
+  /** The whole document as JSON text, as document() would be written, made from the rows' text. */
+  documentJson(): string {
+    const rows = [...this.#rows.values()]
+    const section = (name: string) =>
+      `"${name}":{${rows
+        .filter((row) => row.section === name)
+        .sort((a, b) => a.clientId - b.clientId)
+        .map(({ clientId, config }) => `"${clientId}":${config}`)
+        .join(',')}}`
+    const primary = rows.find((row) => row.section === 'primary')
+    const first = primary === undefined ? '' : `"primary":${primary.config},`
+    return `{${first}${['nfvs', 'vfs', 'mirrors'].map(section).join(',')}}`
+  }
+
   /** The whole document; client ids are object keys, so they come out in numeric order. */
   document(): RememberedDocument {
     const document: RememberedDocument = { nfvs: {}, vfs: {}, mirrors: {} }

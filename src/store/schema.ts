@@ -40,6 +40,19 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (process, time, entry)
    ) WITHOUT ROWID;
    CREATE INDEX journal_process_entry ON journal_process (entry);`,
+  // 3: the revisions of the remembered configuration: the whole document after each change, who
+  // made it and what it did, numbered from 1 (never reused: the newest is never pruned).
+  `CREATE TABLE revision (
+     rev INTEGER PRIMARY KEY,
+     time INTEGER NOT NULL, -- ms since the epoch
+     by TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     what TEXT NOT NULL, -- change, apply, rollback, undo, expired
+     to_rev INTEGER, -- a rollback's revision
+     summary TEXT NOT NULL CHECK (json_valid(summary)),
+     document TEXT NOT NULL CHECK (json_valid(document))
+   );
+   CREATE INDEX revision_time ON revision (time);`,
 ]
 
 /** The schema version this controller writes. */

@@ -11,6 +11,8 @@ import { lockStateDir, type StateDirLock } from './lock.ts'
 import { NODE_MACHINE, type StoreMachine } from './machine.ts'
 import { RememberedConfigs } from './remembered.ts'
 import type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
+import { addSummaries, RevisionReader, revisionWrite } from './revisions.ts'
+import type { Revision, RevisionNote, RevisionWithDocument } from './revisions.ts'
 import { ensureStateDir } from './state-dir.ts'
 import { StoreError } from './store-error.ts'
 
@@ -18,6 +20,7 @@ export { DATABASE_FILE } from './database.ts'
 export type { CommitStats } from './group-commit.ts'
 export type { JournalCommand, JournalEntry, JournalQuery, JournalRecord } from './journal.ts'
 export type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
+export type { Revision, RevisionKind, RevisionNote, RevisionWithDocument } from './revisions.ts'
 export { StoreError, type StoreErrorCode } from './store-error.ts'
 
 /** How long journal entries are kept unless told otherwise (--journal-keep DAYS). */
@@ -69,10 +72,15 @@ export class Store {
   readonly #configs: RememberedConfigs
   readonly #meta: Map<string, string>
   readonly #journal: JournalReader
+  readonly #revisions: RevisionReader
   readonly #commit: GroupCommit
   readonly #machine: StoreMachine
   readonly #stopPrune: (() => void) | undefined
   #revision: number
+  // The newest revision (and the group it is of), and the processes put since it was written.
+  #newest: { revision: Revision; group?: string } | undefined
+  #newestRev: number
+  readonly #touched = new Map<string, 'remember' | 'forget'>()
   #closed = false
 
   /** Use openStore(). */
@@ -86,6 +94,8 @@ export class Store {
     this.#meta = new Map(rows)
     this.#revision = Number(this.#meta.get(REVISION) ?? 0)
     this.#journal = new JournalReader(db)
+    this.#revisions = new RevisionReader(db)
+    this.#newestRev = this.#revisions.newest()
     const machine = (this.#machine = { ...NODE_MACHINE, ...options.machine })
     this.#commit = new GroupCommit(db, onPrune, options.onBroken, machine)
     if (journalKeepMs === Infinity) return
@@ -125,6 +135,7 @@ export class Store {
       throw new TypeError(`a client id is a non-negative integer, not ${clientId}`)
     const write = this.#configs.put(process, config, this.#machine.now())
     if (write === undefined) return // the same configuration again: nothing to write
+    this.#touched.set(`${process.section}/${clientId ?? 0}`, config ? 'remember' : 'forget')
     this.#revision++
     this.#commit.push(write)
     this.#commit.push({ op: 'meta', key: REVISION, value: String(this.#revision) })
@@ -144,10 +155,58 @@ export class Store {
     this.#commit.push({ op: 'meta', key, value: value ?? null })
   }
 
-  /** Records an accepted change in the journal. */
-  journal(entry: JournalEntry): void {
+  /**
+   * Records an accepted change in the journal and, when the remembered document changed since the
+   * last revision (put() in the same synchronous run: the same transaction), a revision of it.
+   * Without a summary in `note`, the revision counts the processes remembered and forgotten.
+   */
+  journal(entry: JournalEntry, note: RevisionNote = {}): void {
     this.#assertOpen()
-    this.#commit.push(journalWrite(entry, this.#machine.now()))
+    const time = entry.time ?? this.#machine.now()
+    this.#commit.push(journalWrite(entry, time))
+    if (this.#touched.size === 0) return
+    const counted: Record<string, number> = {}
+    for (const done of this.#touched.values()) counted[done] = (counted[done] ?? 0) + 1
+    this.#touched.clear()
+    const { group, summary = counted } = note
+    const newest = this.#newest
+    const revision: Revision =
+      newest && group !== undefined && newest.group === group
+        ? { ...newest.revision, time, summary: addSummaries(newest.revision.summary, summary) }
+        : {
+            rev: ++this.#newestRev,
+            time,
+            by: note.by ?? entry.by,
+            requestId: note.requestId ?? entry.requestId,
+            what: note.what ?? 'change',
+            ...(note.to === undefined ? {} : { to: note.to }),
+            summary,
+          }
+    this.#newest = { revision, ...(group === undefined ? {} : { group }) }
+    this.#commit.push(revisionWrite(revision, this.#configs.documentJson()))
+  }
+
+  /** The newest revisions, newest first, once the writes queued before the call were tried. */
+  async history(limit: number): Promise<Revision[]> {
+    await this.#tried()
+    return this.#revisions.list(limit)
+  }
+
+  /** One revision with its document (undefined: none by that number is kept), as history(). */
+  async revisionAt(rev: number): Promise<RevisionWithDocument | undefined> {
+    await this.#tried()
+    return this.#revisions.get(rev)
+  }
+
+  /** The number of the newest revision (0: none yet), including one still being committed. */
+  newestRevision(): number {
+    return this.#newestRev
+  }
+
+  async #tried(): Promise<void> {
+    this.#assertOpen()
+    await this.#commit.sync().catch(() => {}) // a failed commit is sync()'s to report
+    this.#assertOpen()
   }
 
   /** Journal entries, newest first, once the writes queued before the call were tried. */
@@ -156,8 +215,7 @@ export class Store {
     const { limit } = query
     if (!(Number.isSafeInteger(limit) && limit >= 0))
       throw new TypeError(`a journal limit is a non-negative integer, not ${limit}`)
-    await this.#commit.sync().catch(() => {}) // a failed commit is sync()'s to report
-    this.#assertOpen()
+    await this.#tried()
     return this.#journal.query(query)
   }
 

@@ -30,6 +30,17 @@ export function prepareWrites(db: Database.Database): (writes: Write[]) => numbe
   )
   const touched = db.prepare('INSERT INTO journal_process (process, time, entry) VALUES (?, ?, ?)')
   const prune = db.prepare('DELETE FROM journal WHERE time < ?')
+  // A revision a later change of its group adds to is written again, whole.
+  const revise = db.prepare(
+    `INSERT INTO revision (rev, time, by, request_id, what, to_rev, summary, document)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (rev) DO UPDATE SET time = excluded.time, summary = excluded.summary,
+       document = excluded.document`,
+  )
+  // Revisions go with the journal, except the newest: the document as it is now is always kept.
+  const pruneRevisions = db.prepare(
+    'DELETE FROM revision WHERE time < ? AND rev < (SELECT max(rev) FROM revision)',
+  )
 
   const apply = (write: Write): number => {
     switch (write.op) {
@@ -47,7 +58,13 @@ export function prepareWrites(db: Database.Database): (writes: Write[]) => numbe
         for (const process of write.processes) touched.run(process, time, entry.lastInsertRowid)
         return 0
       }
+      case 'revision': {
+        const { rev, time, by, requestId, what, to, summary, document } = write
+        revise.run(rev, time, by, requestId, what, to, summary, document)
+        return 0
+      }
       case 'prune':
+        pruneRevisions.run(write.before)
         return prune.run(write.before).changes
     }
   }

@@ -6,9 +6,11 @@ import { PORT_USES, portId, type PortUse } from '../protocol/tokens.ts'
 const readOnly = v.optional(v.unknown())
 // The forwarder's status names no queue (`phy:0`, never `phy:0 nq 1`), so neither does this.
 const PrimaryPort = portId('primaryPatch', (cap) => cap !== 'phyQueues')
-// Running/Idle as an nfv's; running/idling, the primary's own words, as GET /v1/topology shows them.
+// Running/Idle as the spec words them; running/idling as the processes do (the primary always, an
+// nfv under --nfv-status wire), as GET /v1/topology shows them: a document it exports plans back.
 const WORDS = { Running: 'Running', Idle: 'Idle', running: 'Running', idling: 'Idle' } as const
-const ForwarderStatus = v.pipe(
+/** A forwarder's wanted status, in either wording, read as Running or Idle. */
+export const ForwarderStatus = v.pipe(
   v.picklist(Object.keys(WORDS) as (keyof typeof WORDS)[], 'expected Running or Idle'),
   v.transform((word) => WORDS[word]),
 )

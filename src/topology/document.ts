@@ -12,7 +12,7 @@ import {
   OptionalVlan,
   portId,
 } from '../protocol/tokens.ts'
-import { PrimaryDesired } from './desired-primary.ts'
+import { ForwarderStatus, PrimaryDesired } from './desired-primary.ts'
 
 // Read-only members of an exported document: accepted, never compared. (`error` is what an export
 // shows for a process it could not read; planning for that process is refused until it can be.)
@@ -27,7 +27,7 @@ const NfvDesired = v.strictObject(
     error: readOnly,
     'master-lcore': readOnly, // 2020 processes report their lcores: shown, never planned
     lcores: readOnly,
-    status: v.optional(v.picklist(['Running', 'Idle'], 'expected Running or Idle')),
+    status: v.optional(ForwarderStatus),
     ports: v.optional(v.array(NfvListedPort, 'expected an array of port ids')),
     patches: v.optional(
       v.array(v.strictObject({ src: NfvListedPort, dst: NfvListedPort }), 'expected an array'),
@@ -120,6 +120,7 @@ export const DesiredDocument = v.strictObject(
     vfs: v.optional(v.record(ClientId, VfDesired)),
     mirrors: v.optional(v.record(ClientId, MirrorDesired)),
     pcaps: readOnly, // a pcap's capture is not part of the plan
+    confirmation: readOnly, // an apply waiting for its confirmation, as GET /v1/topology shows it
   },
   'expected a topology document with primary, nfvs, vfs, mirrors',
 )

@@ -25,3 +25,12 @@ export function ifMatchHolds(header: string, etag: string): boolean {
   const tags = header.split(',').map((tag) => tag.trim())
   return tags.includes('*') || tags.includes(etag)
 }
+
+/**
+ * Whether an If-None-Match header matches: `*`, or a list of ETags compared weakly (`W/"x"` is
+ * `"x"`), as RFC 9110 asks of a GET's cache validation.
+ */
+export function ifNoneMatchHolds(header: string, etag: string): boolean {
+  const tags = header.split(',').map((tag) => tag.trim().replace(/^W\//, ''))
+  return tags.includes('*') || tags.includes(etag.replace(/^W\//, ''))
+}

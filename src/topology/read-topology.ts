@@ -1,4 +1,5 @@
 // The topology document: every connected process's state, read through the coalesced status.
+import type { ProcessHandle } from '../actors/process-handle.ts'
 import type { AskOptions } from '../actors/settled.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../protocol/bodies.ts'
@@ -21,19 +22,30 @@ export type TopologyDocument = {
   pcaps?: Record<string, PcapInfo | Unreadable>
 }
 
+/** The processes served now, in the document's order: the primary, then by kind and client id. */
+export const documentOrder = (registry: Registry): ProcessHandle[] =>
+  registry.processes().sort((a, b) => byId(a.id, b.id))
+
+/** A failed read, as the document shows it. */
+export const unreadable = (error: Error): Unreadable => ({ error: error.message })
+
 /** One `status` per process, all in parallel; a failed read becomes `{"error": ...}`. */
 export async function readTopology(
   registry: Registry,
   options?: AskOptions,
 ): Promise<TopologyDocument> {
-  const processes = registry.processes().sort((a, b) => byId(a.id, b.id))
+  const processes = documentOrder(registry)
   const states = await Promise.all(
-    processes.map((process) =>
-      process
-        .ask(statusOf(process.id.kind), options)
-        .catch((error: Error): Unreadable => ({ error: error.message })),
-    ),
+    processes.map((process) => process.ask(statusOf(process.id.kind), options).catch(unreadable)),
   )
+  return documentOf(processes, states)
+}
+
+/** The document of `processes` (in documentOrder) and what each one's read gave. */
+export function documentOf(
+  processes: readonly ProcessHandle[],
+  states: readonly (object | Unreadable)[],
+): TopologyDocument {
   const document: TopologyDocument = { primary: {}, nfvs: {}, vfs: {}, mirrors: {} }
   processes.forEach(({ id }, i) => {
     const state = states[i]!

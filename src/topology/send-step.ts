@@ -17,16 +17,18 @@ export type JournaledRequest = Omit<JournalEntry, 'commands' | 'processes' | 'ti
 
 /**
  * Remembers one cause's changes with its journal entry, resolving once both are durable
- * (src/remember/memory.ts); `restoring`: a restore's step, which leaves what is remembered as it is.
+ * (src/remember/memory.ts); `restoring`: a restore's step, which leaves what is remembered as it
+ * is; `group`: the run (an apply, its undo) whose steps make one revision together.
  */
 export type Remember = (
   changes: readonly Settled[],
   request: JournaledRequest,
   restoring: boolean,
+  group: string | undefined,
 ) => Promise<void>
 
-/** Runs one step for `cause` (its request id, who asked); never throws. */
-export type SendChange = (step: Step, cause: Cause) => Promise<StepAnswer>
+/** Runs one step for `cause` (its request id, who asked), of run `group` if any; never throws. */
+export type SendChange = (step: Step, cause: Cause, group?: string) => Promise<StepAnswer>
 
 type Options = {
   registry: Registry
@@ -55,7 +57,7 @@ export function stepSender({ registry, ledger, statusOf, log, remember, onJourna
     return { ok: false, status: 500, code: null, error: 'internal error in the controller' }
   }
 
-  const sendStep: SendChange = async (step, cause) => {
+  const sendStep: SendChange = async (step, cause, group) => {
     ledger.begin(cause)
     let answer: StepAnswer
     let changes: Settled[]
@@ -80,7 +82,7 @@ export function stepSender({ registry, ledger, statusOf, log, remember, onJourna
       status: answer.status,
     }
     try {
-      await remember(changes, request, cause.restoring ?? false)
+      await remember(changes, request, cause.restoring ?? false, group)
     } catch (error) {
       const message = `the change was made, but could not be remembered: ${(error as Error).message}`
       return { ok: false, status: statusOf('COMMIT_FAILED'), code: 'COMMIT_FAILED', error: message }

@@ -1,6 +1,7 @@
 // @ts-check
 // The page's event stream: the events it follows, the connection indicator, and a token asked
 // for when the controller refuses the stream.
+import { CONFIRM_EVENTS } from './confirm.js'
 import { DRIFT_EVENTS } from './drift.js'
 import { followEvents } from './event-stream.js'
 import { askForToken } from './token-form.js'
@@ -28,6 +29,8 @@ const EVENT_TYPES = new Set([
   // a change is in the journal (its process's event comes before it is durable)
   'journal.entry',
   ...DRIFT_EVENTS,
+  // an apply waits for its confirmation, or no longer
+  ...CONFIRM_EVENTS,
 ])
 
 /** @param {'connecting' | 'live' | 'reconnecting' | 'refused'} state @param {string} text */

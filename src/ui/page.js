@@ -6,14 +6,16 @@
 import cytoscape from './vendor/cytoscape.mjs'
 // @ts-expect-error served by the controller from node_modules (see src/http/ui-routes.ts)
 import dagre from './vendor/cytoscape-dagre.mjs'
+import { CONFIRM_EVENTS, confirmView } from './confirm.js'
 import { counterRows } from './counters.js'
 import { driftView } from './drift.js'
 import { processSections } from './dom.js'
 import { follow } from './follow.js'
+import { historyView } from './history.js'
 import { refreshJournal } from './journal.js'
 import { everyWhileVisible } from './poll.js'
 import { record } from './rates.js'
-import { read } from './read.js'
+import { read, readAged } from './read.js'
 import { setUpTokenForm } from './token-form.js'
 import { isUnreadable, SECTIONS, structureKey, toElements } from './graph.js'
 import { GRAPH_STYLE } from './graph-style.js'
@@ -45,11 +47,17 @@ let layoutKey = ''
 const history = new Map()
 let lastRead = 0
 const drift = driftView(render) // processes that differ from what is remembered
+const revisions = historyView() // what was remembered, and going back to it
+const confirmation = confirmView(() => void reloadAll()) // an apply that waits for its confirmation
 
-/** Keeps the counters of a read of the primary's status, for the rates. */
-function recordCounters() {
+/**
+ * Keeps the counters of a read of the primary's status, for the rates: at the time it was read,
+ * `ageMs` before it was answered (the controller shares reads among its readers).
+ * @param {number} ageMs
+ */
+function recordCounters(ageMs) {
   if (isUnreadable(doc.primary)) return
-  lastRead = performance.now()
+  lastRead = performance.now() - ageMs
   record(history, lastRead, /** @type {any} */ (doc.primary))
 }
 
@@ -105,8 +113,9 @@ async function refresh(key, readInto) {
 
 const refreshPrimary = () =>
   refresh('primary', async () => {
-    doc.primary = /** @type {any} */ ((await read('/v1/primary/status')) ?? {})
-    recordCounters()
+    const { body, ageMs } = await readAged('/v1/primary/status')
+    doc.primary = /** @type {any} */ (body ?? {})
+    recordCounters(ageMs)
   })
 
 /** @param {string} kind @param {number} clientId */
@@ -124,8 +133,10 @@ const refreshProcess = (kind, clientId) => {
 
 const reloadAll = () =>
   refresh('all', async () => {
-    doc = /** @type {TopologyDocument} */ (await read('/v1/topology'))
-    recordCounters()
+    const { body, ageMs } = await readAged('/v1/topology')
+    doc = /** @type {TopologyDocument} */ (body)
+    confirmation.show(/** @type {any} */ (doc).confirmation)
+    recordCounters(ageMs) // the age of its oldest read: the primary's is at most that
     void drift.update()
   })
 
@@ -133,7 +144,8 @@ const reloadAll = () =>
 function onEvent(type, data) {
   void refreshJournal()
   if (type === 'events.lost') return void reloadAll()
-  if (type === 'journal.entry') return
+  if (type === 'journal.entry') return void revisions.refresh() // a change: perhaps a revision
+  if (CONFIRM_EVENTS.includes(type)) return void reloadAll()
   if (drift.heard(type)) return // a drift or restore event: nothing else to read
   if (data.kind === 'primary') {
     if (type === 'process.disconnected') {
@@ -156,6 +168,7 @@ setUpTokenForm()
 follow({ retryMs: COUNTERS_EVERY_MS, onEvent, reload: reloadAll })
 await reloadAll()
 void refreshJournal()
+void revisions.refresh()
 everyWhileVisible(COUNTERS_EVERY_MS, () => {
   if (Object.keys(doc.primary).length > 0) void refreshPrimary()
 })

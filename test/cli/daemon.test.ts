@@ -8,7 +8,7 @@ import { startSims } from '../../src/sim/start-sims.ts'
 import { buildDist } from '../helpers/build.ts'
 
 // The command as shipped: bin/ runs the build in dist/, made from the current src/ first.
-const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
+const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
 test.before(buildDist)
 
 const NO_STATE = ['--state-dir', 'none']
@@ -84,8 +84,11 @@ for (const [flags, reason] of [
   [['--log-format', 'xml'], /^spp-ctl: --log-format must be one of json, pretty\n/],
   [['--restore', 'maybe'], /^spp-ctl: --restore must be on, report or off, got "maybe"\n/],
   [['--journal-keep', '0'], /^spp-ctl: --journal-keep must be/],
+  [['--bogus'], /^spp-ctl: unknown option --bogus\n/],
+  [['--api-port'], /^spp-ctl: --api-port needs a value\n/],
+  [['foo'], /^spp-ctl: unknown command foo: the commands are topology, fleet, journal, auth\n/],
 ] as const)
-  test(`bad flags (${flags.join(' ')}) exit 2 with the reason and the usage`, async () => {
+  test(`bad flags (${flags.join(' ')}) exit 2 with the reason and one line pointing at --help`, async () => {
     const child = spawn(process.execPath, [CLI, ...flags], {
       stdio: ['ignore', 'ignore', 'pipe'],
     })
@@ -94,7 +97,8 @@ for (const [flags, reason] of [
     const [code] = (await once(child, 'exit')) as [number | null]
     assert.is(code, 2)
     assert.match(stderr, reason)
-    assert.match(stderr, /Usage: spp-ctl/)
+    // Two lines: the usage would scroll the reason away.
+    assert.match(stderr, /^[^\n]+\nRun 'spp-ctl --help' for usage\.\n$/)
   })
 
 test('--version prints the version of package.json and exits before the other flags are read', async () => {
@@ -107,7 +111,7 @@ test('--version prints the version of package.json and exits before the other fl
   const [code] = (await once(child, 'exit')) as [number | null]
   assert.is(code, 0)
   const { version } = JSON.parse(
-    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
   ) as { version: string }
   assert.is(stdout, `${version}\n`)
 })

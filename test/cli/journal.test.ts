@@ -1,13 +1,18 @@
 // `spp-ctl journal [--follow]` as a user runs it, against a served journal with entries written
 // by store.journal() (the controller cannot be given a store yet).
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { digestOf, newToken, type Client } from '../../src/auth/clients.ts'
+import { startSims } from '../../src/sim/start-sims.ts'
 import { buildDist } from '../helpers/build.ts'
+import { portsOf, runCli as runController } from '../helpers/cli-child.ts'
+import { freePort } from '../helpers/free-port.ts'
 import { entryAt, withJournalServer } from '../helpers/journal-server.ts'
 import { runCli } from '../helpers/run-cli.ts'
 
@@ -54,6 +59,17 @@ test('a table, oldest first: the last N, filtered; --json gives the entries as t
       '2026-01-01T12:03:00.000Z  local     204     PUT /v1/vfs/2/patches             vf:2        patch ring:0 phy:0',
       '',
     ])
+    // The section spelling of a URL is read too, as every command reads a process.
+    assert.equal(await journal(url, ['--process', 'vfs/2', '--limit', '1']), some)
+    const bad = await journal(url, ['--process', 'vf-2'])
+    assert.equal(
+      [bad.code, bad.stderr],
+      [
+        1,
+        'spp-ctl journal: --process takes a process as vf:2, nfv:1, mirror:3 or primary, got "vf-2"\n' +
+          "Run 'spp-ctl journal --help' for usage.\n",
+      ],
+    )
     const byOps = await journal(url, ['--by', 'ops', '--since', '2026-01-01T12:00:00Z', '--json'])
     const lines = byOps.stdout.trim().split('\n')
     assert.is(lines.length, 1)
@@ -154,5 +170,90 @@ test('--follow prints each new entry once, as the event stream tells it, an entr
       await exited
     }
   }))
+
+/** A child's output, with a wait for text to appear in it (or the child to end). */
+function watched(child: ChildProcess) {
+  const text = { stdout: '', stderr: '' }
+  const waiters = new Set<() => void>()
+  let closed = false
+  const wake = () => waiters.forEach((w) => w())
+  for (const name of ['stdout', 'stderr'] as const)
+    child[name]!.setEncoding('utf8').on('data', (chunk: string) => ((text[name] += chunk), wake()))
+  const exited = once(child, 'close').then(() => ((closed = true), wake()))
+  const until = async (name: 'stdout' | 'stderr', pattern: RegExp) => {
+    while (!pattern.test(text[name])) {
+      if (closed) throw new Error(`exited before ${pattern}: ${text.stderr}`)
+      await new Promise<void>((w) => waiters.add(w)).finally(() => waiters.clear())
+    }
+  }
+  return { text, until, exited }
+}
+
+test('--follow waits for a controller that goes away and goes on once it is back, saying so once', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'spp-journal-follow-'))
+  const port = await freePort()
+  const start = () =>
+    runController(['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', String(port), '--state-dir', dir])
+  const url = `http://127.0.0.1:${port}`
+  const started: ReturnType<typeof start>[] = []
+  const sims: Awaited<ReturnType<typeof startSims>> = []
+  /** A controller on `port` with nfv 1 connected to it. */
+  const controllerWithNfv = async () => {
+    const controller = start()
+    started.push(controller)
+    const { primaryPort, secondaryPort } = await portsOf(controller)
+    sims.push(...(await startSims([{ kind: 'nfv', clientId: 1 }], { primaryPort, secondaryPort })))
+    await controller.waitFor((l) => l.msg === 'process identified')
+    return controller
+  }
+  let follow: ChildProcess | undefined
+  try {
+    const first = await controllerWithNfv()
+    follow = spawn(process.execPath, [CLI, 'journal', '--url', url, '-f'])
+    const journal = watched(follow)
+    await journal.until('stdout', /^TIME /)
+    assert.is(
+      (await fetch(`${url}/v1/nfvs/1/forward`, { method: 'PUT', body: '{"action":"start"}' }))
+        .status,
+      204,
+    )
+    await journal.until('stdout', /PUT \/v1\/nfvs\/1\/forward .* forward\n/)
+
+    first.child.kill('SIGTERM')
+    await first.exited
+    sims.splice(0).forEach((sim) => sim.stop())
+    await journal.until('stderr', /waiting for it to come back\n/)
+    // Something on the port that drops every connection: the journal tries twice (two requests
+    // a try), saying nothing more, before the controller is back.
+    let tries = 0
+    const dropped = new Promise<void>((enough) => {
+      const dropper = createServer((socket) => {
+        socket.destroy()
+        if (++tries === 4) dropper.close(() => enough())
+      }).listen(port, '127.0.0.1')
+    })
+    await dropped
+    await controllerWithNfv()
+    await journal.until('stderr', /is back\n/)
+    assert.is(
+      (await fetch(`${url}/v1/nfvs/1/forward`, { method: 'PUT', body: '{"action":"stop"}' }))
+        .status,
+      204,
+    )
+    await journal.until('stdout', /PUT \/v1\/nfvs\/1\/forward .* stop\n/)
+    const [gone, back, ...rest] = journal.text.stderr.split('\n')
+    assert.match(
+      gone!,
+      /^spp-ctl journal: cannot reach the controller at http:\S+: .*ECONNREFUSED.*; waiting for it to come back$/,
+    )
+    assert.equal([back, rest], [`spp-ctl journal: the controller at ${url} is back`, ['']])
+    assert.is(journal.text.stdout.split('\n').filter((l) => l.startsWith('TIME')).length, 1)
+  } finally {
+    follow?.kill()
+    sims.forEach((sim) => sim.stop())
+    for (const controller of started) controller.child.kill('SIGKILL')
+    await rm(dir, { recursive: true, force: true })
+  }
+})
 
 test.run()

@@ -7,7 +7,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startSims } from '../../src/sim/start-sims.ts'
 
-const CLI = new URL('../bin/spp-ctl.js', import.meta.url).pathname
+const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
 const EPHEMERAL = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--state-dir', 'none']
 
 type LogLine = { level: number; msg: string; [key: string]: unknown }

@@ -94,7 +94,7 @@ test('not a terminal: plain lines; a failed step exits 1 with its error on stder
   ])
   assert.is(
     t.err.join(''),
-    'Failed at step 2/2: add ring:1 to nfv 1\n  PUT /v1/nfvs/1/ports {"action":"add","port":"ring:1"}\n  -> 500: no reply within 5000 ms\n1 steps were done; nothing was rolled back.\n',
+    'Failed at step 2/2: add ring:1 to nfv 1\n  PUT /v1/nfvs/1/ports {"action":"add","port":"ring:1"}\n  -> 500: no reply within 5000 ms\n1 step was done; nothing was rolled back.\n',
   )
 })
 

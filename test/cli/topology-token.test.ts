@@ -1,5 +1,5 @@
 // `spp-ctl topology` against a controller with --auth-file: --token-file, SPP_CTL_TOKEN, refusals.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -63,13 +63,14 @@ test("no token: the controller's 401 text, exit 1; SPP_CTL_TOKEN reads; a read t
         assert.is(plan.code, 1)
         assert.is(
           plan.stderr,
-          'spp-ctl topology: POST /v1/topology/plan: 403: POST needs a token of scope write; the token of dash has scope read.\n',
+          'spp-ctl topology: POST /v1/topology/plan: 403: POST needs a token of scope write; the token of dash has scope read. (the token came from $SPP_CTL_TOKEN)\n',
         )
         const stranger = await topology(h, ['get'], { SPP_CTL_TOKEN: `${STRANGER}\n` })
         assert.is(stranger.code, 1)
-        assert.match(
+        // Where the refused token came from: a stale variable is the usual cause.
+        assert.is(
           stranger.stderr,
-          /: 401: The bearer token is not one this controller knows\.\n$/,
+          'spp-ctl topology: GET /v1/topology: 401: The bearer token is not one this controller knows. (the token came from $SPP_CTL_TOKEN)\n',
         )
         noToken(none, got, plan, stranger)
       }),
@@ -101,6 +102,32 @@ test('--token-file wins over SPP_CTL_TOKEN, and apply sends it to the event stre
     { clients, log },
   )
 })
+
+test('a --token-file others may read is used, with a warning; its refusal names the file', () =>
+  withHarness(
+    [{ kind: 'nfv', clientId: 1 }],
+    (h) =>
+      withFiles(async (dir) => {
+        const open = join(dir, 'token')
+        await writeFile(open, `${READ}\n`, { mode: 0o644 })
+        await chmod(open, 0o644) // whatever the umask
+        const got = await topology(h, ['get', '--token-file', open])
+        assert.is(got.code, 0, got.stderr)
+        assert.is(
+          got.stderr,
+          `spp-ctl topology: warning: --token-file ${open} may be read by others (mode 0644): chmod 600 ${open}\n`,
+        )
+        const stranger = join(dir, 'stranger')
+        await writeFile(stranger, STRANGER, { mode: 0o600 })
+        const refused = await topology(h, ['get', '--token-file', stranger])
+        assert.is(
+          refused.stderr,
+          `spp-ctl topology: GET /v1/topology: 401: The bearer token is not one this controller knows. (the token came from --token-file ${stranger})\n`,
+        )
+        noToken(got, refused)
+      }),
+    { clients },
+  ))
 
 test('a --token-file that cannot be read, or holds no token: why, never its content; nothing sent', async () => {
   const { log, lines } = captureLogs()

@@ -4,6 +4,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { DEFAULTS, startController } from '../../src/controller/controller.ts'
 import { silentLogger } from '../../src/log/logger.ts'
+import { freePort } from '../helpers/free-port.ts'
 
 /** Whether a port on 127.0.0.1 can be bound now. */
 async function isFree(port: number): Promise<boolean> {
@@ -25,14 +26,7 @@ for (const busy of ['secondaryPort', 'apiPort'] as const) {
     const holder = createServer().listen(0, '127.0.0.1')
     await once(holder, 'listening')
     const taken = (holder.address() as AddressInfo).port
-    const free = async () => {
-      const s = createServer().listen(0, '127.0.0.1')
-      await once(s, 'listening')
-      const { port } = s.address() as AddressInfo
-      s.close()
-      await once(s, 'close')
-      return port
-    }
+    const free = freePort
     const ports = {
       primaryPort: await free(),
       secondaryPort: await free(),

@@ -50,7 +50,12 @@ const withHosts = (body: (etcd: Etcd, client: Etcd3, hosts: ChildController[]) =
     const client = await openEtcd([etcd.url])
     try {
       await withChildControllers(etcd.url, ['a', 'b', 'c'], SIMS, async (hosts) => {
-        await Promise.all(hosts.map((h) => observedWith(client, h.name, ['primary', 'nfv:1'])))
+        // Observed and alive are written apart (alive on its lease): under load either may be first.
+        const alive = (host: string) =>
+          waitForKey(client, keys.alive(host), (e) => e.value !== undefined, { fromRevision: 1 })
+        await Promise.all(
+          hosts.flatMap((h) => [observedWith(client, h.name, ['primary', 'nfv:1']), alive(h.name)]),
+        )
         await body(etcd, client, hosts)
       })
     } finally {

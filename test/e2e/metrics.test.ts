@@ -84,7 +84,7 @@ test('/metrics parses as Prometheus text and carries the counters of scripted tr
         'physical ports have no rx drop counter',
       )
     },
-    { commandTimeoutMs: 300 },
+    { commandTimeoutMs: 300, statusMaxAgeMs: 0 }, // each GET a status command of its own
   ))
 
 test('a scrape never waits for the primary: counters come from its last read, which it refreshes', () =>

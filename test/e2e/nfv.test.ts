@@ -90,8 +90,12 @@ test('DELETE /v1/nfvs/1 sends exit; the process is gone from the registry by the
     await disconnected
   }))
 
+/** A harness where each GET is a status read of its own (no --status-max-age sharing). */
+const readingEach: typeof withHarness = (specs, body, options) =>
+  withHarness(specs, body, { ...options, statusMaxAgeMs: 0 })
+
 test('primary: status, clear and exit', () =>
-  withHarness([{ kind: 'primary' }], async (h) => {
+  readingEach([{ kind: 'primary' }], async (h) => {
     const first = await h.api('GET', '/v1/primary/status')
     assert.is(first.status, 200)
     const status = first.json() as {

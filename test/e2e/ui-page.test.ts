@@ -141,11 +141,16 @@ browserTest(
     ),
 )
 
+// The test moves the page's clock; the controller's status clock stands still: each period's
+// read is one of its own (no --status-max-age sharing), 0 ms old when answered.
+const readingEach: typeof withHarness = (specs, body, options) =>
+  withHarness(specs, body, { ...options, statusMaxAgeMs: 0, statusClock: () => 0 })
+
 browserTest(
   test,
   'the counters show packets per second from successive reads, a sparkline, and drops that grow',
   () =>
-    withHarness(ALL, (h) =>
+    readingEach(ALL, (h) =>
       withPage(async ({ page, requests, problems }) => {
         // The page's clock stands still but when the test moves it: each period's read is then
         // exactly 2 s after the one before, and the simulated primary counts one step per read
@@ -196,6 +201,30 @@ browserTest(
       }),
     ),
 )
+
+browserTest(test, 'a read another reader made is timed by its age: the rate stays true', () => {
+  // Both clocks move together: page time 1000 is the controller's status time 0.
+  const status = { now: 0 }
+  return withHarness(
+    ALL,
+    (h) =>
+      withPage(async ({ page }) => {
+        await page.clock.install({ time: 0 })
+        await page.clock.pauseAt(1000)
+        await page.goto(`${base(h)}/`)
+        await page.waitForSelector('#counters tr[data-port="phy:0"]') // read at 0
+        status.now = 1600
+        assert.is((await h.api('GET', '/v1/primary/status')).status, 200) // read at 1600
+        status.now = 2000
+        await page.clock.runFor(2000) // the page's read at 3000 shares it: 400 ms old
+        // phy:0 counted 64 more packets between the reads 1.6 s apart (2 s without the age).
+        await page.waitForSelector(
+          '#counters tr[data-port="phy:0"] td[data-rate="rx"]:text-is("40 pps")',
+        )
+      }),
+    { statusClock: () => status.now },
+  )
+})
 
 browserTest(test, 'a hidden page reads no counters; shown again, it reads them at once', () =>
   withHarness(ALL, (h) =>

@@ -5,7 +5,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parseFleetFlags } from '../../src/fleet/flags.ts'
 
-const CLI = new URL('../../src/cli.ts', import.meta.url).pathname
+const CLI = new URL('../../src/spp-ctl.ts', import.meta.url).pathname
 
 test('--etcd takes a list of URLs; the host name defaults to the machine, the prefix to /spp-ctl/', () => {
   assert.equal(parseFleetFlags('http://10.0.0.1:2379, http://10.0.0.2:2379', 'compute-1'), {

@@ -7,7 +7,12 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openEtcd } from '../../src/fleet/etcd-client.ts'
 import { Alive, decodeValue, fleetKeys, Observed } from '../../src/fleet/keys.ts'
-import { createFleetLink, type DesiredUpdate, type FleetLinkOptions } from '../../src/fleet/link.ts'
+import {
+  createFleetLink,
+  type DesiredUpdate,
+  type FleetLinkOptions,
+  type Schedule,
+} from '../../src/fleet/link.ts'
 import type { DesiredDocument } from '../../src/topology/document.ts'
 import { etcdTest, revisionNow, waitForKey, withEtcd, type Etcd } from '../helpers/etcd.ts'
 import { cuttableProxy } from '../helpers/browser.ts'
@@ -209,28 +214,55 @@ etcdTest(test, 'two writers of one desired key: neither overwrites the other bli
   }),
 )
 
+/** Timers the test runs when it chooses: `fire()` waits for the next one set, then runs it. */
+function manualTimers() {
+  const set: (() => void)[] = []
+  const waiters: (() => void)[] = []
+  const schedule: Schedule = (_ms, run) => {
+    set.push(run)
+    waiters.shift()?.()
+    return () => set.splice(set.indexOf(run) >>> 0, 1)
+  }
+  return {
+    schedule,
+    async fire() {
+      if (set.length === 0) await new Promise<void>((resolve) => waiters.push(resolve))
+      set.shift()!()
+    },
+  }
+}
+
 etcdTest(
   test,
-  'observed is written at most once a second, the latest value, not when unchanged',
+  'observed is written at most once an interval, the latest value, not when unchanged',
   () =>
     withFleet(async ({ client, link }) => {
-      const a = await link('a')
+      const timers = manualTimers()
+      const a = await link('a', { schedule: timers.schedule })
       await a.ready
       const from = (await revisionNow(client)) + 1
-      for (let drift = 1; drift <= 10; drift++) a.publishObserved({ ...OBSERVED, drift })
-      const last = await waitForKey(
-        client,
-        keys.observed('a'),
-        (e) => (JSON.parse(e.value!) as { drift: number }).drift === 10,
-        { fromRevision: from },
-      )
-      const puts = await client.getAll().prefix(keys.observed('a')).exec() // the key's history:
-      assert.is(Number(puts.kvs[0]!.version), 2, 'the first value at once, the other 9 as one')
-      a.publishObserved({ ...OBSERVED, drift: 10 })
-      a.publishObserved({ ...OBSERVED, drift: 10 })
-      assert.is(last.revision, Number(puts.kvs[0]!.mod_revision))
-      const counts = a.counts()
-      assert.is(counts.observed, 2)
+      const drift = (n: number) => ({ ...OBSERVED, drift: n })
+      const written = (n: number) =>
+        waitForKey(
+          client,
+          keys.observed('a'),
+          (e) => (JSON.parse(e.value!) as { drift: number }).drift === n,
+          { fromRevision: from },
+        )
+      for (let n = 1; n <= 10; n++) a.publishObserved(drift(n))
+      await written(1) // the first at once; the other nine wait for the interval
+      await timers.fire()
+      await written(10)
+      const version = async () =>
+        Number((await client.getAll().prefix(keys.observed('a')).exec()).kvs[0]!.version)
+      assert.is(await version(), 2, 'the first value at once, the other 9 as one')
+      a.publishObserved(drift(10)) // what etcd holds already: not written again
+      await timers.fire()
+      a.publishObserved(drift(11))
+      await timers.fire()
+      await written(11)
+      assert.is(await version(), 3, 'the unchanged value was not written')
+      assert.equal([a.counts().observed, a.counts().observedSkipped], [3, 1])
     }),
 )
 

@@ -27,12 +27,15 @@ export const browserTest = (suite: Test, name: string, body: () => Promise<void>
   testNeeding(suite, name, browserMissing, body)
 
 /**
- * The 404 of GET /v1/journal from a controller that keeps no journal: the page's expected answer
- * (it hides its panel), which Chromium logs as a failed load like any other 4xx.
+ * The 404 of GET /v1/journal and /v1/topology/history from a controller that keeps no state: the
+ * page's expected answers (it hides their panels), which Chromium logs as failed loads like any
+ * other 4xx.
  */
 const journalMissing = (message: ConsoleMessage) =>
   message.text().includes('status of 404') &&
-  new URL(message.location().url, 'http://x').pathname === '/v1/journal'
+  ['/v1/journal', '/v1/topology/history'].includes(
+    new URL(message.location().url, 'http://x').pathname,
+  )
 
 /** A page and every request it made (URLs) and every error or CSP violation it logged. */
 export type OpenedPage = { page: Page; requests: string[]; problems: string[] }

@@ -3,12 +3,12 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Etcd3 } from 'etcd3'
 import type { Test } from 'uvu'
 import { testNeeding } from './needs.ts'
+import { freePort } from './free-port.ts'
 
 /** Debian's etcd-server; ETCD overrides it. */
 export const ETCD = process.env.ETCD ?? '/usr/bin/etcd'
@@ -24,16 +24,6 @@ export const etcdMissing = existsSync(ETCD)
 /** A test that needs etcd: without it, skipped with the reason (under CI: failed). */
 export const etcdTest = (suite: Test, name: string, body: () => Promise<void>) =>
   testNeeding(suite, name, etcdMissing, body)
-
-/** A port the kernel just handed out and took back (etcd cannot be told to pick one itself). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  server.close()
-  await once(server, 'close')
-  return port
-}
 
 /** One etcd member; stop and start it again on the same ports and data for outage tests. */
 export type Etcd = {

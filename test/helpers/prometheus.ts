@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from './free-port.ts'
 
 /** Debian's prometheus package; PROMETHEUS and PROMTOOL override them. */
 export const PROMETHEUS = process.env.PROMETHEUS ?? '/usr/bin/prometheus'
@@ -24,16 +24,6 @@ export const promtoolMissing = missing(PROMTOOL, 'PROMTOOL')
 // Said once the rule manager runs and the API answers (Prometheus 2.x's logfmt).
 const READY = /Server is ready to receive web requests/
 const START_TIMEOUT_MS = 20_000
-
-/** A port the kernel just handed out and took back (Prometheus cannot be told to pick one). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  server.close()
-  await once(server, 'close')
-  return port
-}
 
 /** One alert as GET /api/v1/alerts lists it. */
 export type Alert = { labels: Record<string, string>; state: 'pending' | 'firing'; value: string }

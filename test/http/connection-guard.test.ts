@@ -11,9 +11,16 @@ import { captureLogs } from '../helpers/log-capture.ts'
 
 type Held = { path: string; release: () => void }
 
-/** A server whose /hold/* requests wait until the test releases them; the guard's clock is `clock.now`. */
+/** A timer the guard armed: it fires when the test says. */
+type Timer = { ms: number; fire: () => void; cancelled: boolean }
+
+/**
+ * A server whose /hold/* requests wait until the test releases them; the guard's clock is
+ * `clock.now`, and its timers fire only when the test fires them (`timers`).
+ */
 async function serve(maxConnections: number) {
   const clock = { now: 0 }
+  const timers: Timer[] = []
   const { log, lines } = captureLogs('debug')
   const metrics = createMetrics(new Registry())
   const guard = connectionGuard({
@@ -21,8 +28,12 @@ async function serve(maxConnections: number) {
     firstRequestMs: 1000,
     log,
     metrics,
-    sweepEveryMs: 0,
     now: () => clock.now,
+    after(ms, callback) {
+      const timer: Timer = { ms, cancelled: false, fire: callback }
+      timers.push(timer)
+      return () => void (timer.cancelled = true)
+    },
   })
   const held: Held[] = []
   const waiting = new Set<() => void>()
@@ -72,7 +83,14 @@ async function serve(maxConnections: number) {
     http.server.closeAllConnections()
     await http.stop()
   }
-  return { clock, guard, server: http.server, open, heldOn, lines, metrics, close }
+  /** The timer armed now (at most one), taken off the list to be fired. */
+  const armed = () => {
+    const live = timers.filter((t) => !t.cancelled)
+    timers.length = 0
+    assert.ok(live.length <= 1, 'one timer at a time')
+    return live[0]
+  }
+  return { clock, guard, server: http.server, open, heldOn, lines, metrics, close, armed }
 }
 type Client = { socket: Socket; closed: Promise<unknown[]>; text: () => string }
 
@@ -100,6 +118,35 @@ test('a connection that sends nothing is answered 408 and closed once its deadli
       await s.metrics.render(),
       /spp_connections_dropped_total\{listener="api",reason="timeout"\} 2/,
     )
+  } finally {
+    await s.close()
+  }
+})
+
+test('a timer is armed only while a connection waits for its first request, for its deadline', async () => {
+  const s = await serve(10)
+  try {
+    assert.is(s.armed(), undefined, 'nothing to wait for: no timer')
+    const a = await s.open()
+    const first = s.armed()
+    assert.is(first?.ms, 1000, "at a's deadline")
+    s.clock.now = 300
+    const b = await s.open()
+    assert.is(s.armed(), undefined, 'b comes later: the same timer serves')
+    const served = async (c: typeof a, path: string) => {
+      c.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      while (!c.text().includes(`done ${path}`)) await once(c.socket, 'data')
+    }
+    await served(a, '/a')
+    s.clock.now = 1000
+    first!.fire()
+    const second = s.armed()
+    assert.is(second?.ms, 300, "a's request came: on to b's deadline")
+    await served(b, '/b')
+    s.clock.now = 1300
+    second!.fire()
+    assert.is(s.armed(), undefined, 'every connection sent its request: no timer')
+    assert.ok(a.server.writable && b.server.writable, 'both kept (keep-alive)')
   } finally {
     await s.close()
   }

@@ -89,6 +89,25 @@ test('parameters, bodies and errors come from the schemas the routes validate wi
     ])
   }))
 
+test('the undo routes: history with its limit and revision, rollback and apply with their query, confirm', () =>
+  withDocument(({ doc }) => {
+    const names = (operation: Operation) => operation.parameters!.map((p) => `${p.in} ${p.name}`)
+    const topology = '/v1/topology'
+    assert.equal(names(doc.paths[`${topology}/history`]!.get!), ['query limit'])
+    const revision = doc.paths[`${topology}/history/{rev}`]!.get!
+    assert.equal(names(revision), ['path rev'])
+    assert.equal(Object.keys(revision.responses).sort(), ['200', '404'])
+    for (const path of [`${topology}/apply`, `${topology}/rollback`])
+      assert.equal(names(doc.paths[path]!.post!), ['query keep_partial', 'query confirm_within'])
+    const rollback = doc.paths[`${topology}/rollback`]!.post!
+    const body = rollback.requestBody!.content['application/json']!.schema
+    assert.equal(body.required, ['to'])
+    assert.equal(Object.keys(rollback.responses).sort(), [
+      ...['200', '400', '404', '409', '412', '413', '422', '500'],
+    ])
+    assert.ok(doc.paths[`${topology}/confirm`]!.post!.responses['409'])
+  }))
+
 test('the pages and their files are served with a same-origin Content-Security-Policy', () =>
   withDocument(async ({ request }) => {
     assert.match(CONTENT_SECURITY_POLICY, /^default-src 'self';/)

@@ -1,31 +1,11 @@
 // A simulated process that exits stays gone, as SPP's do, unless told to respawn; the controller
 // hanging up is another matter: then it connects again, as SPP's do.
 import { once } from 'node:events'
-import { createServer, type Server, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SimProcess } from '../../src/sim/sim-process.ts'
-
-async function listen(): Promise<{ server: Server; port: number; next: () => Promise<Socket> }> {
-  const queue: Socket[] = []
-  const waiting: ((socket: Socket) => void)[] = []
-  const server = createServer((socket) => {
-    const take = waiting.shift()
-    if (take) take(socket)
-    else queue.push(socket)
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  // Read (and drop) what comes, so that the process's closing end is seen.
-  const next = () =>
-    new Promise<Socket>((resolve) => {
-      const socket = queue.shift()
-      if (socket) resolve(socket.resume())
-      else waiting.push((s) => resolve(s.resume()))
-    })
-  return { server, port, next }
-}
+import { listen } from '../helpers/stand-in.ts'
 
 /** Sends a line, waits until the process has answered it. */
 const say = async (sim: SimProcess, socket: Socket, line: string) => {
@@ -39,10 +19,10 @@ test('after exit the process closes and stays gone; a hang-up by the controller 
   const sim = new SimProcess({ kind: 'nfv', clientId: 1, port, reconnect: true })
   try {
     await sim.start()
-    const first = await next()
+    const first = (await next()).resume() // what comes is dropped, so that the closing end is seen
     await say(sim, first, '_get_client_id')
     first.destroy() // the controller hangs up: it comes back
-    const second = await next()
+    const second = (await next()).resume() // what comes is dropped, so that the closing end is seen
     await say(sim, second, '_get_client_id')
     const gone = once(sim, 'exited')
     await say(sim, second, 'exit')
@@ -59,10 +39,10 @@ test('with respawn, an exited process comes back afresh: nothing it had is kept'
   const sim = new SimProcess({ kind: 'nfv', clientId: 1, port, respawn: true })
   try {
     await sim.start()
-    const first = await next()
+    const first = (await next()).resume() // what comes is dropped, so that the closing end is seen
     await say(sim, first, 'add ring:0')
     await say(sim, first, 'exit')
-    const second = await next()
+    const second = (await next()).resume() // what comes is dropped, so that the closing end is seen
     const answered = once(sim, 'answered') as Promise<[string, Buffer]>
     second.write('status')
     const [, reply] = await answered

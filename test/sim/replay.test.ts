@@ -5,13 +5,14 @@
 // refused every rule, and the simulator plays such ports (`flowSupport: false`) in these replays.
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { createServer, type Server, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Machine } from '../../src/sim/machine.ts'
 import type { SimEra } from '../../src/sim/model-for.ts'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
 import { startSims, type SimSpec } from '../../src/sim/start-sims.ts'
+import { listen } from '../helpers/stand-in.ts'
 
 /** One line of a recording (test/fixtures/real-spp/README.md). */
 type Exchange = {
@@ -50,27 +51,6 @@ const normalise = (text: string) =>
   text
     .replace(/("eth": ?")[0-9a-f]{2}(:[0-9a-f]{2}){5}"/g, '$1MAC"')
     .replace(/(?<!"nof_queues":\{(?:"rx":[0-9]+,)?)("(?:rx|tx|rx_drop|tx_drop)": ?)[0-9]+/g, '$10')
-
-/** A plain TCP server standing in for the controller; hands over the connections in order. */
-async function listen(): Promise<{ server: Server; port: number; next: () => Promise<Socket> }> {
-  const queue: Socket[] = []
-  const waiting: ((socket: Socket) => void)[] = []
-  const server = createServer((socket) => {
-    const take = waiting.shift()
-    if (take) take(socket)
-    else queue.push(socket)
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  const next = () =>
-    new Promise<Socket>((resolve) => {
-      const socket = queue.shift()
-      if (socket) resolve(socket)
-      else waiting.push(resolve)
-    })
-  return { server, port, next }
-}
 
 /** One connection's bytes, read as the controller frames replies. */
 class Peer {

@@ -1,10 +1,12 @@
-// The simulated process's test hooks: held replies go out in order on release; faults count commands.
+// The simulated process's test hooks: held replies go out in order on release; faults count
+// commands. How it reconnects.
 import { once } from 'node:events'
-import { createServer, type Socket } from 'node:net'
+import { createServer, type Server, type Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { SHORT_FRAME_BYTES as FIXED_REPLY_BYTES } from '../../src/protocol/release.ts'
 import { SimProcess } from '../../src/sim/sim-process.ts'
+import { freePort } from '../helpers/free-port.ts'
 
 /** A bare TCP peer standing in for the controller: it writes lines and collects what comes back. */
 async function controllerSide(
@@ -72,5 +74,46 @@ test('silentAt counts commands after the handshake: that one is never answered, 
     while (replies().length < 2) await once(peer, 'data')
     assert.equal(replies(), ['1', 'stop'])
   }))
+
+test('reconnecting: at once after a controller that had asked hung up; after a backoff, longer each time, when refused or closed unasked', async () => {
+  const port = await freePort() // nothing listens there: the first attempts are refused
+  const backoffs: number[] = []
+  const sim = new SimProcess({
+    kind: 'nfv',
+    clientId: 1,
+    port,
+    reconnect: true,
+    backoff: (n) => {
+      backoffs.push(n)
+      return 0
+    },
+  })
+  let server: Server | undefined
+  let kept: Socket | undefined
+  try {
+    const refused = once(sim, 'unreachable')
+    const connected = sim.start()
+    await refused
+    backoffs.push(-1) // where the controller starts (before the retry, whose timer is yet to run)
+    server = createServer().listen(port, '127.0.0.1')
+    let n = 0
+    const fourth = new Promise<Socket>((resolve) =>
+      server!.on('connection', (socket: Socket) => {
+        n++
+        if (n === 1 || n === 3) return socket.destroy() // closed before asking anything
+        if (n === 4) return resolve(socket)
+        socket.once('data', () => socket.destroy()) // asked (its handshake answered), then closed
+        socket.write('_get_client_id')
+      }),
+    )
+    await connected
+    kept = await fourth
+    assert.equal(backoffs, [0, -1, 1, 0], 'refused; closed unasked; asked (none); closed unasked')
+  } finally {
+    sim.stop()
+    kept?.destroy()
+    server?.close()
+  }
+})
 
 test.run()

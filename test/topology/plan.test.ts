@@ -51,6 +51,19 @@ const steps = (from: TopologyDocument, desired: unknown) => {
 
 const CASES: [string, TopologyDocument, unknown, string[]][] = [
   ['the exported live document plans nothing', live(), live(), []],
+  // --nfv-status wire exports the nfv's own words: they plan as the spec's do.
+  [
+    "an nfv's running (its own word) is Running",
+    live(),
+    { nfvs: { '1': { status: 'running' } } },
+    ['PUT /v1/nfvs/1/forward {"action":"start"}'],
+  ],
+  [
+    "an nfv's idling is Idle",
+    live({ nfv: { status: 'Running' } }),
+    { nfvs: { '1': { status: 'idling' } } },
+    ['PUT /v1/nfvs/1/forward {"action":"stop"}'],
+  ],
   ['an empty document plans nothing', live(), {}, []],
   [
     'a reordered patch list is the same set: nothing (the operator would reset everything)',

@@ -9,11 +9,12 @@ export type HostRow = {
   alive: boolean
   /** The controller's API: from its alive key, or the last observed one when it is gone. */
   url: string | null
+  /** Its processes now: none when it is not alive (unreachable: its last report is stale). */
   processes: string[]
-  /** Steps from live to desired; null before the host's first observed write. */
+  /** Steps from live to desired; null before the host's first observed write, or not alive. */
   drift: number | null
   eras: string[]
-  /** When the host last wrote observed. */
+  /** When the host last wrote observed (alive or not: when it was last heard of). */
   updated: string | null
   /** Whether a desired document is stored for the host. */
   desired: boolean
@@ -47,16 +48,20 @@ export function createFleetState(keys: FleetKeys) {
     rows(): HostRow[] {
       return [...hosts.entries()]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([host, { alive, observed, desired }]) => ({
-          host,
-          alive: alive !== undefined,
-          url: alive?.url ?? observed?.url ?? null,
-          processes: observed?.processes ?? [],
-          drift: observed?.drift ?? null,
-          eras: observed?.eras ?? [],
-          updated: observed?.updated ?? null,
-          desired: desired === true,
-        }))
+        .map(([host, { alive, observed, desired }]) => {
+          // A host whose lease is gone is unreachable: what it last observed is no longer so.
+          const now = alive ? observed : undefined
+          return {
+            host,
+            alive: alive !== undefined,
+            url: alive?.url ?? observed?.url ?? null,
+            processes: now?.processes ?? [],
+            drift: now?.drift ?? null,
+            eras: now?.eras ?? [],
+            updated: observed?.updated ?? null,
+            desired: desired === true,
+          }
+        })
     },
   }
 }

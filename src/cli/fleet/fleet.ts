@@ -1,13 +1,17 @@
 // `spp-ctl fleet ls|get|plan|apply|serve`: every host's SPP from etcd, and the fleet page.
 import { once } from 'node:events'
-import { parseArgs } from 'node:util'
 import { stringify } from 'yaml'
+import { readArgs, usageText, UsageError } from '../args.ts'
 import type { Io } from '../progress.ts'
 import { openEtcd, parseEndpoints, text } from '../../fleet/etcd-client.ts'
 import { readFleet, type HostRow } from './fleet-state.ts'
 import { decodeDesired, DEFAULT_PREFIX, fleetKeys, type FleetKeys } from '../../fleet/keys.ts'
 import { FleetError, planOrApply } from './plan-apply.ts'
 import { startFleetServer } from './serve.ts'
+
+/** The environment variable etcd's URLs may come from; --etcd wins over it. */
+export const ETCD_ENV = 'SPP_CTL_ETCD'
+const DEFAULT_ETCD = 'http://127.0.0.1:2379'
 
 const HELP = `Usage: spp-ctl fleet ls|get|plan|apply|serve [options]
 
@@ -19,7 +23,7 @@ const HELP = `Usage: spp-ctl fleet ls|get|plan|apply|serve [options]
   serve                the fleet page, live from etcd
 
 Options:
-      --etcd URL[,URL...]  etcd's client URLs (default http://127.0.0.1:2379)
+      --etcd URL[,URL...]  etcd's client URLs (default $SPP_CTL_ETCD, else ${DEFAULT_ETCD})
       --etcd-prefix P      where the fleet's keys are (default ${DEFAULT_PREFIX})
   -f, --file FILE          the desired document, YAML or JSON; - reads stdin
       --all                apply: every alive host
@@ -34,29 +38,42 @@ Exit status: 0 done; 1 an error, or a host refused a step (named); 2 there were 
 (--detailed-exitcode); 3 conflict: a host's desired key changed since it was read.
 `
 
+const COMMAND = 'spp-ctl fleet'
+const OPTIONS = {
+  etcd: { type: 'string' },
+  'etcd-prefix': { type: 'string', default: DEFAULT_PREFIX },
+  file: { type: 'string', short: 'f' },
+  all: { type: 'boolean' },
+  json: { type: 'boolean' },
+  'detailed-exitcode': { type: 'boolean' },
+  timeout: { type: 'string', default: '60' },
+  port: { type: 'string', default: '7700' },
+  bind: { type: 'string', default: '127.0.0.1' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 /** Runs one `spp-ctl fleet` command; resolves with the exit status (serve: on SIGINT/SIGTERM). */
-export async function runFleet(args: string[], io: Io = process): Promise<number> {
+export async function runFleet(
+  args: string[],
+  io: Io = process,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   let etcdUrls = ''
   try {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        etcd: { type: 'string', default: 'http://127.0.0.1:2379' },
-        'etcd-prefix': { type: 'string', default: DEFAULT_PREFIX },
-        file: { type: 'string', short: 'f' },
-        all: { type: 'boolean' },
-        json: { type: 'boolean' },
-        'detailed-exitcode': { type: 'boolean' },
-        timeout: { type: 'string', default: '60' },
-        port: { type: 'string', default: '7700' },
-        bind: { type: 'string', default: '127.0.0.1' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    })
+    const { values, positionals } = readArgs(args, OPTIONS)
     if (values.help) return write(io, HELP, 0)
-    const endpoints = parseEndpoints(values.etcd)
+    // --etcd, else the environment's (set once for a shell), else etcd's own default.
+    const fromEnv = env[ETCD_ENV]?.trim() || undefined
+    const etcd = values.etcd ?? fromEnv ?? DEFAULT_ETCD
+    let endpoints: string[]
+    try {
+      endpoints = parseEndpoints(etcd)
+    } catch (error) {
+      const from = values.etcd === undefined && fromEnv ? `$${ETCD_ENV}` : '--etcd'
+      throw new UsageError(`${from}: ${(error as Error).message}`)
+    }
     etcdUrls = endpoints.join(',')
+    if (values.etcd === undefined && fromEnv) etcdUrls += ` (from $${ETCD_ENV})`
     const keys = fleetKeys(values['etcd-prefix'])
     const [command, ...rest] = positionals
     if (command === 'serve') {
@@ -85,7 +102,11 @@ export async function runFleet(args: string[], io: Io = process): Promise<number
           timeoutMs: timeout * 1000,
         })
       }
-      throw new FleetError(`expected ls, get, plan, apply or serve, got ${command ?? 'nothing'}`)
+      throw new UsageError(
+        command === undefined
+          ? 'expected a command: ls, get, plan, apply or serve'
+          : `unknown command ${command}: expected ls, get, plan, apply or serve`,
+      )
     } finally {
       client.close()
     }
@@ -96,7 +117,9 @@ export async function runFleet(args: string[], io: Io = process): Promise<number
       message,
     )
     if (grpc) message = `cannot reach etcd at ${etcdUrls}: ${grpc[2]!.trim()}`
-    io.stderr.write(`spp-ctl fleet: ${message}\n`)
+    io.stderr.write(
+      error instanceof UsageError ? usageText(COMMAND, message) : `${COMMAND}: ${message}\n`,
+    )
     return error instanceof FleetError ? error.status : 1
   }
 }
@@ -116,10 +139,10 @@ async function list(client: Parameters<typeof readFleet>[0], keys: FleetKeys, js
   }
   if (rows.length === 0) return `No hosts under ${keys.hosts}\n`
   const table = [
-    ['HOST', 'ALIVE', 'ERAS', 'PROCESSES', 'DRIFT', 'UPDATED', 'URL'],
+    ['HOST', 'STATE', 'ERAS', 'PROCESSES', 'DRIFT', 'UPDATED', 'URL'],
     ...rows.map((row: HostRow) => [
       row.host,
-      row.alive ? 'yes' : 'no',
+      row.alive ? 'alive' : 'unreachable',
       row.eras.join(',') || '-',
       row.processes.join(' ') || '-',
       row.drift === null ? '-' : String(row.drift),

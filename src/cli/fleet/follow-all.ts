@@ -43,7 +43,8 @@ export async function followAll<H extends Host>(
   const last = new Map<string, Followed>()
   const lines = () => hosts.map((h) => lineOf(h, width, last.get(h.host)))
   const began = performance.now()
-  io.stdout.write(`\nApplying to ${hosts.length} hosts:\n`)
+  const count = (n: number) => `${n} ${n === 1 ? 'host' : 'hosts'}`
+  io.stdout.write(`\nApplying to ${count(hosts.length)}:\n`)
   if (tty) io.stdout.write(`${lines().join('\n')}\n`)
   const redraw = () =>
     io.stdout.write(
@@ -62,6 +63,6 @@ export async function followAll<H extends Host>(
   )
   const converged = hosts.filter((h) => last.get(h.host)?.state === 'converged').length
   const seconds = ((performance.now() - began) / 1000).toFixed(1)
-  io.stdout.write(`${converged}/${hosts.length} hosts converged in ${seconds} s.\n`)
+  io.stdout.write(`${converged}/${count(hosts.length)} converged in ${seconds} s.\n`)
   return converged === hosts.length ? 0 : 1
 }

@@ -1,6 +1,7 @@
 // What a desired document changes, per process, as lines a user reads: + added, - removed, ~ changed.
 import type { MirrorInfo, NfvInfo, VfInfo } from '../../protocol/bodies.ts'
 import type { DesiredDocument } from '../../topology/document.ts'
+import type { ShownPlan } from '../../topology/plan.ts'
 import {
   componentsOf,
   entryOf,
@@ -101,4 +102,24 @@ function componentLines(was: Component[], want: Component[]): string[] {
     }
   }
   return lines
+}
+
+/** The diff per process, then the numbered steps and their summary. */
+export function describePlan(
+  live: TopologyDocument,
+  desired: DesiredDocument,
+  plan: ShownPlan,
+): string {
+  if (plan.steps.length === 0) return 'No changes: the live topology already matches.\n'
+  const lines = ['Changes:', ...renderDiff(live, desired).map((line) => `  ${line}`), '']
+  lines.push(`Steps (${plan.steps.length}):`)
+  const width = String(plan.steps.length).length
+  plan.steps.forEach((step, i) => {
+    lines.push(`  ${String(i + 1).padStart(width)}. ${step.why}`)
+    const body = step.body === undefined ? '' : ` ${JSON.stringify(step.body)}`
+    lines.push(`  ${' '.repeat(width)}  ${step.method} ${step.path}${body}`)
+  })
+  const counts = Object.entries(plan.summary).map(([action, n]) => `${n} ${action}`)
+  lines.push('', `Summary: ${counts.join(', ')}`, '')
+  return lines.join('\n')
 }

@@ -1,6 +1,7 @@
 // Every route of the API, module by module: what the app serves and what OpenAPI shows.
 import type { Route } from '../route.ts'
 import { eventRoutes } from './events.ts'
+import { historyRoutes } from './history.ts'
 import { hostRoutes } from './host.ts'
 import { journalRoutes } from './journal.ts'
 import { mirrorRoutes } from './mirror.ts'
@@ -24,6 +25,7 @@ export const ROUTES: Route[] = [
   ...pcapRoutes,
   ...topologyRoutes,
   ...rememberRoutes,
+  ...historyRoutes,
   ...eventRoutes,
   ...journalRoutes,
   ...pageRoutes,

@@ -30,8 +30,7 @@ export function componentRoutes<Info extends object>(
           : "A mirror's ports and components",
       success: schemas.info,
       command: true,
-      handle: async (c, { processes }) =>
-        json(c, await processes.find(c, kind).ask(commands.status())),
+      handle: async (c, { processes }) => json(c, await processes.status(c, kind)),
     },
     {
       method: 'post',

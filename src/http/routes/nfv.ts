@@ -17,7 +17,7 @@ export const nfvRoutes: Route[] = [
     success: NfvInfo,
     command: true,
     handle: async (c, { processes, present }) =>
-      json(c, present.nfv(await processes.find(c, 'nfv').ask(nfv.status()))),
+      json(c, present.nfv(await processes.status(c, 'nfv'))),
   },
   {
     method: 'put',

@@ -16,7 +16,7 @@ export const pcapRoutes: Route[] = [
     summary: "A pcap's capture status",
     success: PcapInfo,
     command: true,
-    handle: async (c, { processes }) => json(c, await processes.find(c, 'pcap').ask(pcap.status())),
+    handle: async (c, { processes }) => json(c, await processes.status(c, 'pcap')),
   },
   {
     method: 'put',

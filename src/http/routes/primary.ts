@@ -20,8 +20,7 @@ export const primaryRoutes: Route[] = [
     summary: "The primary's port counters",
     success: PrimaryStatus,
     command: true,
-    handle: async (c, { processes }) =>
-      json(c, await processes.find(c, 'primary').ask(primary.status())),
+    handle: async (c, { processes }) => json(c, await processes.status(c, 'primary')),
   },
   {
     method: 'delete',

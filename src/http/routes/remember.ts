@@ -9,7 +9,7 @@ import { DesiredDocument } from '../../topology/document.ts'
 import { driftDocument, driftOf, inSync } from '../../remember/drift.ts'
 import type { Memory } from '../../remember/memory.ts'
 import { entriesOf, idOfKey, storeKey } from '../../topology/process-config.ts'
-import { parseId } from '../../protocol/process-id.ts'
+import { idText, parseId } from '../../protocol/process-id.ts'
 import { ifMatchHolds } from '../../topology/etag.ts'
 import { shownStep } from '../../topology/plan.ts'
 import { noContent } from '../json.ts'
@@ -35,11 +35,13 @@ const Drift = v.object({
   vfs: v.record(v.string(), Report),
   mirrors: v.record(v.string(), Report),
 })
-const RestoreBody = v.strictObject({
-  process: v.optional(
-    v.pipe(v.string(), v.regex(/^(?:primary|(?:nfv|vf|mirror):\d+)$/, 'expected vf:2, primary')),
-  ),
-})
+/** A process as every route and command line spells it (`vf:2`; `vfs/2` is read too). */
+const ProcessName = v.pipe(
+  v.string(),
+  v.check((text) => parseId(text) !== undefined, 'expected a process as vf:2, nfv:1 or primary'),
+  v.transform((text) => parseId(text)!),
+)
+const RestoreBody = v.strictObject({ process: v.optional(ProcessName) })
 
 /** Forgets one process, durably (the request path commits it with its journal entry). */
 function forget(c: Context, deps: Deps, key: ProcessKey) {
@@ -51,7 +53,10 @@ function forget(c: Context, deps: Deps, key: ProcessKey) {
       `the remembered document changed since that ETag (now ${etagOf(memory)})`,
     )
   if (!memory.store.recall(key))
-    throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${c.req.path}`)
+    throw new ControllerError(
+      'NOTHING_REMEMBERED',
+      `nothing is remembered for ${idText(idOfKey(key))}`,
+    )
   c.get('forgotten')?.push(idOfKey(key))
   return noContent(c)
 }
@@ -80,9 +85,30 @@ export const rememberRoutes: Route[] = [
   },
   {
     method: 'delete',
+    path: '/v1/topology/desired/{process}',
+    summary:
+      'Forget a remembered process (vf:2, nfv:1, mirror:3, primary): it will not be restored; If-Match: an ETag of GET /v1/topology/desired',
+    success: 204,
+    errors: { 404: 'Nothing is remembered for it', 412: 'The remembered document changed' },
+    handle: (c, deps) => {
+      const text = c.req.param('process')!
+      const id = parseId(text)
+      if (!id)
+        throw new ControllerError(
+          'INVALID_REQUEST',
+          `${JSON.stringify(text)}: expected a process as vf:2, nfv:1, mirror:3 or primary`,
+        )
+      const key = storeKey(id)
+      if (!key)
+        throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${idText(id)}`)
+      return forget(c, deps, key)
+    },
+  },
+  {
+    method: 'delete',
     path: '/v1/topology/desired/{kind}/{client_id}',
     summary:
-      'Forget a remembered process (kind: nfvs, vfs or mirrors): it will not be restored; If-Match: an ETag of GET /v1/topology/desired',
+      'Forget a remembered process, as the path above (kind: nfvs, vfs or mirrors): the spelling of earlier releases',
     success: 204,
     errors: { 404: 'Nothing is remembered for it', 412: 'The remembered document changed' },
     handle: (c, deps) => {
@@ -122,9 +148,12 @@ export const rememberRoutes: Route[] = [
       const remembered = entriesOf(memory.store.remembered()).map(([key]) => key)
       let keys: ProcessKey[]
       if (process !== undefined) {
-        const key = storeKey(parseId(process)!)
+        const key = storeKey(process)
         if (!key || !memory.store.recall(key))
-          throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${process}`)
+          throw new ControllerError(
+            'NOTHING_REMEMBERED',
+            `nothing is remembered for ${idText(process)}`,
+          )
         keys = [key]
       } else {
         const connected = (key: ProcessKey) => deps.registry.has(idOfKey(key))
@@ -134,7 +163,7 @@ export const rememberRoutes: Route[] = [
         )
       }
       const result = await deps.restorer!.restore(keys, c.get('requestId'))
-      const refusal = process === undefined ? undefined : result.refused[process]
+      const refusal = process === undefined ? undefined : result.refused[idText(process)]
       if (refusal)
         throw new ControllerError(
           'PLAN_REFUSED',

@@ -3,15 +3,29 @@ import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import * as v from 'valibot'
 import { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../../protocol/bodies.ts'
+import type { ApplyNote } from '../../topology/apply.ts'
 import { DesiredDocument, parseDesired } from '../../topology/document.ts'
-import { topologyEtag } from '../../topology/etag.ts'
+import { ifNoneMatchHolds } from '../../topology/etag.ts'
 import { shownPlan, shownStep } from '../../topology/plan.ts'
-import { readTopology } from '../../topology/read-topology.ts'
-import type { Route } from '../route.ts'
+import type { TopologyDocument } from '../../topology/read-topology.ts'
+import { describePrincipal } from '../auth.ts'
+import { json } from '../json.ts'
+import type { Presenters } from '../present.ts'
+import { tellAge } from '../processes.ts'
 import { causeOf } from '../record-changes.ts'
+import type { Deps, Route } from '../route.ts'
+import { check } from '../../requests/check.ts'
 import { readRecord } from '../validate.ts'
 
 const Unreadable = v.object({ error: v.string() })
+/** An apply that waits for its confirmation (POST /v1/topology/confirm). */
+const Confirmation = v.object({
+  apply: v.string(),
+  by: v.string(),
+  deadline: v.pipe(v.string(), v.isoTimestamp()),
+  seconds_left: v.number(),
+  processes: v.array(v.string()),
+})
 const byClientId = <T extends v.GenericSchema>(state: T) =>
   v.record(v.string(), v.union([state, Unreadable]))
 /** GET /v1/topology: keyed by client id, each what the process's own GET answers. */
@@ -21,6 +35,7 @@ const Topology = v.object({
   vfs: byClientId(VfInfo),
   mirrors: byClientId(MirrorInfo),
   pcaps: v.optional(byClientId(PcapInfo)),
+  confirmation: v.optional(Confirmation),
 })
 const Step = v.object({
   method: v.picklist(['POST', 'PUT', 'DELETE']),
@@ -34,23 +49,138 @@ export const Applied = v.object({
   done: v.array(v.looseObject({})),
   summary: v.record(v.string(), v.number()),
   ms: v.number(),
+  confirmation: v.optional(Confirmation),
 })
 
+const once = 'given once, as text' // a repeated parameter arrives as an array
+const SECONDS = 'an integer number of seconds from 1 to 86400'
+/** How an apply goes: all or nothing unless `keep_partial`; undone unless confirmed in time. */
+export const ApplyParams = v.strictObject(
+  {
+    keep_partial: v.optional(
+      v.pipe(
+        v.picklist(['true', 'false'], 'true or false'),
+        v.description(
+          'true: when a step fails, leave the steps done as they are (default false: undo them, in reverse)',
+        ),
+        v.transform((text) => text === 'true'),
+      ),
+    ),
+    confirm_within: v.optional(
+      v.pipe(
+        v.string(once),
+        v.regex(/^[1-9]\d{0,4}$/, SECONDS),
+        v.description(
+          'undo the apply by itself unless POST /v1/topology/confirm comes within this many seconds (1 to 86400)',
+        ),
+        v.transform(Number),
+        v.maxValue(86_400, SECONDS),
+      ),
+    ),
+  },
+  'not a parameter of an apply (keep_partial, confirm_within)',
+)
+
+/** A request's query parameters: one value each (a repeated one is refused by the schema). */
+export const queryOf = (c: Context) =>
+  Object.fromEntries(
+    Object.entries(c.req.queries()).map(([key, values]) => [
+      key,
+      values.length > 1 ? values : values[0],
+    ]),
+  )
+
+/**
+ * Applies a document as POST /v1/topology/apply does (a rollback too): the answer, a failed step's
+ * with its status, and with `confirm_within` the confirmation it now waits for.
+ */
+export async function applyAnswer(
+  c: Context,
+  { applier, confirmations }: Deps,
+  desired: DesiredDocument,
+  what: Omit<ApplyNote, 'by'>,
+) {
+  const { keep_partial: keepPartial, confirm_within: within } = check(
+    ApplyParams,
+    queryOf(c),
+    'query',
+  )
+  const id = c.get('requestId')
+  const note = { ...what, by: describePrincipal(c.get('principal')) }
+  const confirmed = within === undefined ? undefined : confirmations
+  const beforeSteps =
+    confirmed && ((before: DesiredDocument) => confirmed.begin(id, note.by, within!, before))
+  const ifMatch = c.req.header('If-Match')
+  const result = await applier
+    .apply(desired, id, { ifMatch, keepPartial, note, ...(beforeSteps ? { beforeSteps } : {}) })
+    .catch(async (error: unknown) => {
+      await confirmed?.drop(id)
+      throw error
+    })
+  if (confirmed) {
+    // Something of the apply is left (all done, or kept): it is undone unless confirmed in time.
+    const left = !('failed' in result) || (result.undone === undefined && result.done.length > 0)
+    await (left ? confirmed.arm(id) : confirmed.drop(id))
+  }
+  // Each step as answers show it (shownStep), the keys in the order the applier gave them.
+  if ('failed' in result) {
+    const { status, failed, failures, done, skipped, undone, ...rest } = result
+    const body = {
+      failed: shownStep(failed),
+      failures: failures.map(shownStep),
+      done: done.map(shownStep),
+      skipped: skipped.map(shownStep),
+      ...(undone === undefined ? {} : { undone: undone.map(shownStep) }),
+      ...rest,
+    }
+    return c.json(body, status as ContentfulStatusCode)
+  }
+  const confirmation = confirmed?.pending()
+  const { done, summary, ms } = result
+  return c.json({
+    done: done.map(shownStep),
+    summary,
+    ms,
+    ...(confirmation ? { confirmation } : {}),
+  })
+}
+
 const desiredOf = async (c: Context) => parseDesired(await readRecord(c))
+// The answer made once per document built (and serialised once, by json()), not once per request.
+const answers = new WeakMap<TopologyDocument, object>()
+const answerOf = (document: TopologyDocument, present: Presenters) => {
+  let answer = answers.get(document)
+  if (!answer) answers.set(document, (answer = present.topology(document)))
+  return answer
+}
 const example = { nfvs: { '1': { status: 'Running' } } }
 const refused = 'The desired state would be refused by a process: `refused key(field): reason`'
 
-/** GET /v1/topology (always 200, with an ETag of the configuration), plan and apply. */
+/**
+ * GET /v1/topology (200 with an ETag of the configuration and the age of its oldest read, or 304
+ * when If-None-Match holds that ETag), plan and apply.
+ */
 export const topologyRoutes: Route[] = [
   {
     method: 'get',
     path: '/v1/topology',
-    summary: "Every process's state in one document",
+    summary:
+      "Every process's state in one document (reads shared within --status-max-age; X-Status-Age-Ms: the oldest's age; If-None-Match: 304 while the configuration is the same)",
     success: Topology,
-    handle: async (c, { registry, present }) => {
-      const document = await readTopology(registry, { cause: causeOf(c) })
-      c.header('ETag', topologyEtag(document))
-      return c.json(present.topology(document))
+    handle: async (c, { topology, reads, present, confirmations }) => {
+      const { document, etag, readAt } = await topology.current(causeOf(c))
+      c.header('ETag', etag)
+      tellAge(c, reads, readAt)
+      // A pending confirmation counts down: its answer is never the one the client holds, and is
+      // not kept (a browser would show it again for a 304 once the confirmation is gone).
+      const confirmation = confirmations.pending()
+      if (confirmation) {
+        c.header('Cache-Control', 'no-store')
+        return c.json({ ...answerOf(document, present), confirmation })
+      }
+      const ifNoneMatch = c.req.header('If-None-Match')
+      if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return c.body(null, 304)
+      return json(c, answerOf(document, present))
     },
   },
   {
@@ -71,31 +201,17 @@ export const topologyRoutes: Route[] = [
     method: 'post',
     path: '/v1/topology/apply',
     summary:
-      'Plan, then run the steps in order (If-Match: an ETag); stops at the first failed step, answering its status with {failed, done}',
+      "Plan, then run the steps (If-Match: an ETag); a failed step stops its process's steps, then the steps done are undone in reverse (unless keep_partial), answering the failed step's status with {failed, done, undone, not_undone}",
     body: DesiredDocument,
+    query: ApplyParams,
     example,
     success: Applied,
     command: true,
     errors: {
-      409: 'An apply is already running',
+      409: 'An apply is already running, or one waits for its confirmation',
       412: 'The live configuration changed since the If-Match ETag: plan again',
       422: refused,
     },
-    handle: async (c, { applier }) => {
-      const desired = await desiredOf(c)
-      const result = await applier.apply(desired, c.get('requestId'), c.req.header('If-Match'))
-      if ('failed' in result) {
-        const { status, failed, failures, done, skipped } = result
-        const body = {
-          failed: shownStep(failed),
-          failures: failures.map(shownStep),
-          done: done.map(shownStep),
-          skipped: skipped.map(shownStep),
-        }
-        return c.json(body, status as ContentfulStatusCode)
-      }
-      const { done, summary, ms } = result
-      return c.json({ done: done.map(shownStep), summary, ms })
-    },
+    handle: async (c, deps) => applyAnswer(c, deps, await desiredOf(c), { what: 'apply' }),
   },
 ]

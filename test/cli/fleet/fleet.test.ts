@@ -1,7 +1,9 @@
 // `spp-ctl fleet ls|get|plan|apply` against a real etcd and real controllers (in this process, with
 // simulated processes) that converge on a new desired document.
-import { execFile, execFileSync } from 'node:child_process'
-import { promisify } from 'node:util'
+import { execFileSync } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Etcd3 } from 'etcd3'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -10,12 +12,12 @@ import { openEtcd } from '../../../src/fleet/etcd-client.ts'
 import { fleetKeys } from '../../../src/fleet/keys.ts'
 import { buildDist } from '../../helpers/build.ts'
 import { etcdTest, withEtcd, type Etcd } from '../../helpers/etcd.ts'
-import { fleetCli } from '../../helpers/fleet-cli.ts'
+import { fleetCli, type ListedHost } from '../../helpers/fleet-cli.ts'
 import { applyOf, startFleetHosts, type FleetHost } from '../../helpers/fleet-hosts.ts'
 import { commandsOf } from '../../helpers/harness.ts'
+import { runCli } from '../../helpers/run-cli.ts'
 
 const keys = fleetKeys()
-const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
 // nfv 1 gets a ring, a patch onto it, and starts forwarding: three steps on a host.
 const CHAIN = `nfvs:
   "1":
@@ -87,9 +89,15 @@ etcdTest(test, 'ls lists every host, alive or not, as a table and as JSON', () =
     )
     await hosts[2]!.close() // revokes its lease: gone from the alive hosts at once
     const table = await fleet(etcd, ['ls'])
-    assert.match(table.stdout, /^HOST +ALIVE +ERAS +PROCESSES +DRIFT +UPDATED +URL\n/)
-    assert.match(table.stdout, /\nc +no +18\.11 +primary nfv:1 +0 +\d{4}-\d\d-\d\dT[^ ]+ +http:/)
-    assert.match(table.stdout, /\na +yes +18\.11/)
+    assert.match(table.stdout, /^HOST +STATE +ERAS +PROCESSES +DRIFT +UPDATED +URL\n/)
+    // What c last observed is stale: no processes, no drift; when it was last heard of stays.
+    assert.match(table.stdout, /\nc +unreachable +- +- +- +\d{4}-\d\d-\d\dT[^ ]+ +http:/)
+    assert.match(table.stdout, /\na +alive +18\.11 +primary nfv:1 +0 /)
+    const json = JSON.parse((await fleet(etcd, ['ls', '--json'])).stdout) as ListedHost[]
+    assert.equal(
+      json.map(({ host, alive, processes, drift }) => ({ host, alive, processes, drift }))[2],
+      { host: 'c', alive: false, processes: [], drift: null },
+    )
     await etcd.stop()
     const down = await fleet(etcd, ['ls'])
     assert.is(down.code, 1)
@@ -157,7 +165,7 @@ etcdTest(test, 'a refused document and a step that fails on the host exit 1, nam
       [['plan', '-f', '-'], /plan needs one HOST, or --all/],
       [['apply', 'a'], /apply needs -f FILE/],
       [['apply', 'nobody', '-f', '-'], /nobody is not alive/],
-      [['frobnicate'], /expected ls, get, plan, apply or serve, got frobnicate/],
+      [['frobnicate'], /unknown command frobnicate: expected ls, get, plan, apply or serve\n/],
     ] as const) {
       const usage = await fleet(etcd, [...args], { stdin: CHAIN })
       assert.is(usage.code, 1, args.join(' '))
@@ -220,22 +228,41 @@ etcdTest(test, 'apply --all converges every alive host, one line each', () =>
   }),
 )
 
-etcdTest(test, 'the installed command runs the fleet tools (etcd3 loaded from node_modules)', () =>
-  withHosts(async ({ etcd }) => {
-    buildDist()
-    const { stdout } = await promisify(execFile)(process.execPath, [
-      CLI,
-      'fleet',
-      'ls',
-      '--json',
-      '--etcd',
-      etcd.url,
-    ])
-    assert.equal(
-      (JSON.parse(stdout) as { host: string }[]).map((row) => row.host),
-      ['a', 'b', 'c'],
-    )
-  }),
+etcdTest(
+  test,
+  'the installed command runs the fleet tools (etcd3 from node_modules), etcd from $SPP_CTL_ETCD',
+  () =>
+    withHosts(async ({ etcd, hosts }) => {
+      buildDist()
+      const env = { SPP_CTL_ETCD: etcd.url }
+      const listed = await runCli(['fleet', 'ls', '--json'], env)
+      assert.is(listed.code, 0, listed.stderr)
+      assert.equal(
+        (JSON.parse(listed.stdout) as { host: string }[]).map((row) => row.host),
+        ['a', 'b', 'c'],
+      )
+      await hosts[1]!.close()
+      await hosts[2]!.close()
+      const dir = await mkdtemp(join(tmpdir(), 'spp-fleet-'))
+      try {
+        const file = join(dir, 'chain.yaml')
+        await writeFile(file, CHAIN)
+        const applied = await runCli(['fleet', 'apply', '--all', '-f', file], env)
+        assert.is(applied.code, 0, applied.stderr)
+        assert.match(
+          applied.stdout,
+          /\nApplying to 1 host:\n {2}a +converged 3\/3\n1\/1 host converged in /,
+        )
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
+      // --etcd wins over the environment; a bad URL there is named as coming from it.
+      const wins = await runCli(['fleet', 'ls', '--etcd', etcd.url], { SPP_CTL_ETCD: 'nonsense' })
+      assert.is(wins.code, 0, wins.stderr)
+      const bad = await runCli(['fleet', 'ls'], { SPP_CTL_ETCD: 'ftp://x' })
+      assert.is(bad.code, 1)
+      assert.match(bad.stderr, /^spp-ctl fleet: \$SPP_CTL_ETCD: /)
+    }),
 )
 
 /** Puts a key through etcd's JSON gateway, synchronously: lands before the caller goes on. */

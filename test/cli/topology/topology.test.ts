@@ -6,10 +6,12 @@ import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse, stringify } from 'yaml'
+import { configurationOf } from '../../../src/topology/configuration.ts'
+import type { TopologyDocument } from '../../../src/topology/read-topology.ts'
 import { buildDist } from '../../helpers/build.ts'
 import { withHarness, type Harness } from '../../helpers/harness.ts'
 
-const CLI = new URL('../../bin/spp-ctl.js', import.meta.url).pathname
+const CLI = new URL('../../../bin/spp-ctl.js', import.meta.url).pathname
 const DEMO = [
   { kind: 'primary' as const },
   { kind: 'nfv' as const, clientId: 1 },
@@ -184,33 +186,43 @@ test('a refused document and a failed step exit 1 with the reason on stderr', ()
       port: 'ring:1',
       dir: 'rx',
     })
-    await h.api('PUT', '/v1/vfs/2/classifier_table', {
-      action: 'add',
-      type: 'mac',
-      mac_address: 'default',
-      port: 'ring:1',
-    })
-    const failed = await run(
-      h,
-      ['apply', '-f', '-'],
-      JSON.stringify({
-        vfs: {
-          '2': {
-            components: [
-              { name: 'c', core: 2, type: 'classifier_mac', tx_port: [{ port: 'ring:1' }] },
-            ],
-            classifier_table: [{ type: 'mac', value: 'default', port: 'ring:1' }],
-          },
+    const hidden = () =>
+      h.api('PUT', '/v1/vfs/2/classifier_table', {
+        action: 'add',
+        type: 'mac',
+        mac_address: 'default',
+        port: 'ring:1',
+      })
+    await hidden()
+    const desired = JSON.stringify({
+      vfs: {
+        '2': {
+          components: [
+            { name: 'c', core: 2, type: 'classifier_mac', tx_port: [{ port: 'ring:1' }] },
+          ],
+          classifier_table: [{ type: 'mac', value: 'default', port: 'ring:1' }],
         },
-      }),
-    )
+      },
+    })
+    const configuration = async () =>
+      configurationOf((await h.api('GET', '/v1/topology')).json() as TopologyDocument)
+    const before = await configuration()
+    // All or nothing: the four steps done are undone, in reverse.
+    const failed = await run(h, ['apply', '-f', '-'], desired)
     assert.is(failed.code, 1)
     assert.match(failed.stdout, /done 4\/5 {2}attach ring:1 tx to c/)
     assert.match(failed.stdout, /FAILED 5\/5 {2}add classifier entry default -> ring:1/)
     assert.match(
       failed.stderr,
-      /Failed at step 5\/5: .*\n {2}PUT \/v1\/vfs\/2\/classifier_table .*\n {2}-> 400: command error: bad value\(port\)\n4 steps were done; nothing was rolled back\./,
+      /Failed at step 5\/5: .*\n {2}PUT \/v1\/vfs\/2\/classifier_table .*\n {2}-> 400: command error: bad value\(port\)\n4 steps were done; undone by \d+ steps: the processes are as they were\.\n$/,
     )
+    assert.equal(await configuration(), before)
+    // --keep-partial: as before the undo existed. (The undo removed the entry once c showed it.)
+    await hidden()
+    const kept = await run(h, ['apply', '-f', '-', '--keep-partial'], desired)
+    assert.is(kept.code, 1)
+    assert.match(kept.stderr, /4 steps were done; nothing was rolled back\.\n$/)
+    assert.not.equal(await configuration(), before)
     const usage = await run(h, ['plan'])
     assert.is(usage.code, 1)
     assert.match(usage.stderr, /plan needs -f FILE/)

@@ -1,31 +1,10 @@
 // startSims with era 2020 over real loopback sockets: each kind connects and answers a handshake.
-import { once } from 'node:events'
-import { createServer, type Server, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startSims } from '../../../src/sim/start-sims.ts'
 import type { SimProcess } from '../../../src/sim/sim-process.ts'
-
-/** A plain TCP server that hands each accepted socket to the test. */
-async function listen(): Promise<{ server: Server; port: number; next: () => Promise<Socket> }> {
-  const queue: Socket[] = []
-  const waiting: ((socket: Socket) => void)[] = []
-  const server = createServer((socket) => {
-    const take = waiting.shift()
-    if (take) take(socket)
-    else queue.push(socket)
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const port = (server.address() as { port: number }).port
-  const next = () =>
-    new Promise<Socket>((resolve) => {
-      const socket = queue.shift()
-      if (socket) resolve(socket)
-      else waiting.push(resolve)
-    })
-  return { server, port, next }
-}
+import { listen } from '../../helpers/stand-in.ts'
 
 /**
  * Sends one command and collects the reply until `done` says it is whole or the peer closes. A
