@@ -231,7 +231,11 @@ async function watchCell(
   for (const agent of agents) agent.destroy()
   const inWindow = polls.filter((p) => p.begun >= from && p.begun < to)
   const requests = inWindow.reduce((sum, p) => sum + p.requests, 0)
-  const percent = (used: number) => Math.round((1000 * used) / seconds) / 10
+  // To 0.1% of a core, or to 0.01% below 1% (the controller at rest is measured against 0.1%).
+  const percent = (used: number) => {
+    const value = (100 * used) / seconds
+    return value < 1 ? Math.round(value * 100) / 100 : Math.round(value * 10) / 10
+  }
   return {
     dashboards,
     way,
