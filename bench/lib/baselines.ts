@@ -1,6 +1,6 @@
-// The baseline of the same run: the stack's minimal hono app (bench/hono-server.ts) answering the
-// bytes the controller answered, bundled and started with the installed command's #! line, as the
-// controller is.
+// The baselines of the same run: the stack's minimal hono app (bench/hono-server.ts), or node's
+// bare HTTP server (bench/node-server.ts), answering the bytes the controller answered, bundled and
+// started with the installed command's #! line, as the controller is.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +11,15 @@ import type { Server } from './measure.ts'
 import { shebangOf } from './shebang.ts'
 
 /** Starts the hono app answering `responses` ("METHOD PATH" -> body, "" for 204). */
-export async function startHono(
+export const startHono = (responses: Record<string, string>) =>
+  startBaseline('hono-server', responses)
+
+/** Starts node's bare HTTP server answering `responses` (GETs only). */
+export const startNodeHttp = (responses: Record<string, string>) =>
+  startBaseline('node-server', responses)
+
+async function startBaseline(
+  script: 'hono-server' | 'node-server',
   responses: Record<string, string>,
 ): Promise<Server & { stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-hono-'))
@@ -20,7 +28,7 @@ export async function startHono(
   const port = await freePort()
   const { nodeArgs, env } = shebangOf(SHIPPED)
   const child = await startChild(
-    await bundled('hono-server'),
+    await bundled(script),
     [String(port), file],
     /listening/,
     'stdout',

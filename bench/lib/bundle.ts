@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { build } from 'esbuild'
 
 const root = new URL('../../', import.meta.url).pathname
-const SCRIPTS = ['hono-server', 'sims-in-turn'] as const
+const SCRIPTS = ['hono-server', 'node-server', 'sims-in-turn'] as const
 let bundling: Promise<string> | undefined
 
 /** The path of bench/NAME.ts bundled (NAME.mjs). */

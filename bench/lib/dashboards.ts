@@ -6,8 +6,9 @@
 // ETag last seen (this controller only). The controller's CPU from /proc over the window, each
 // poll's latency (its first request sent to its last answer read), and the controller's RSS at
 // the end of the window. SPP's controller polled SPP's way beside it, and the stack's minimal hono
-// app (bench/hono-server.ts) answering the bytes this controller answered, polled the same way:
-// what a request costs with no work at all, on this machine, under this load.
+// app (bench/hono-server.ts) and node's bare HTTP server (bench/node-server.ts), each answering the
+// bytes this controller answered, polled the same way: what a request costs the stack, and node
+// itself, with no work at all, on this machine, under this load.
 //
 // Each controller is measured at rest first, once the processes have connected and what followed
 // has settled (V8 collects garbage for a while after any activity: docs/speed.md), then warmed up
@@ -20,9 +21,8 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { startControllerProcess, type Controller } from './controller-process.ts'
 import { percentiles } from './figures.ts'
-import { cpuSeconds } from './proc.ts'
-import { startHono } from './baselines.ts'
-import { memoryMiB } from './proc.ts'
+import { startHono, startNodeHttp } from './baselines.ts'
+import { cpuSeconds, memoryMiB } from './proc.ts'
 import { processMix, startRig, type Rig } from './rig.ts'
 import { startSppController } from './spp-controller.ts'
 
@@ -34,15 +34,15 @@ export type Way = 'none' | 'spp' | 'topology' | 'etag'
 /** The ways a cell with dashboards polls, and those SPP's controller serves. */
 export const WAYS: readonly Way[] = ['spp', 'topology', 'etag']
 const SPP_WAYS: readonly Way[] = ['spp']
-/** The minimal hono app answers no If-None-Match: it is polled the two other ways. */
-const HONO_WAYS: readonly Way[] = ['spp', 'topology']
+/** The baselines answer no If-None-Match: they are polled the two other ways. */
+const BASELINE_WAYS: readonly Way[] = ['spp', 'topology']
 
-/** What a cell polls and measures: a controller with its processes, or the hono app. */
+/** What a cell polls and measures: a controller with its processes, or a baseline. */
 type Watched = Pick<Rig, 'api' | 'simPids'> & { controller: Pick<Controller, 'pid' | 'rssMiB'> }
 
 /** One cell of the matrix on one controller. */
 export type DashboardCell = {
-  controller: 'spp-ctl' | 'SPP' | 'hono'
+  controller: 'spp-ctl' | 'SPP' | 'hono' | 'node'
   processes: number
   dashboards: number
   way: Way
@@ -135,17 +135,21 @@ export async function dashboardsCase(
       )
       const registered = performance.now()
       const spp = sppDir ? await start(await startSppController(sppDir)) : undefined
-      const hono = await honoAnswering(ours.api)
+      const hono = await answering(ours.api, startHono)
       stops.push(hono.stop)
+      const node = await answering(ours.api, startNodeHttp)
+      stops.push(node.stop)
       const on = (way: Way): (readonly [DashboardCell['controller'], Watched])[] => [
         ['spp-ctl', ours],
-        ...(HONO_WAYS.includes(way) ? [['hono', hono] as const] : []),
+        ...(BASELINE_WAYS.includes(way) ? [['hono', hono] as const, ['node', node] as const] : []),
         ...(spp && (way === 'none' || SPP_WAYS.includes(way)) ? [['SPP', spp] as const] : []),
       ]
       const counts = options.dashboards ?? DASHBOARD_COUNTS
       if (counts.includes(0)) {
         const settled = registered + options.settleSeconds * 1000
-        for (const [name, rig] of on('none').filter(([name]) => name !== 'hono')) {
+        for (const [name, rig] of on('none').filter(
+          ([name]) => name !== 'hono' && name !== 'node',
+        )) {
           const wait = Math.max(0, settled - performance.now())
           measured(name, processes, await watchCell(rig, 0, 'none', options.restSeconds, wait))
         }
@@ -177,8 +181,8 @@ export async function dashboardsCase(
 type Poll = { begun: number; ms: number; requests: number; errors: number }
 type Cell = Omit<DashboardCell, 'controller' | 'processes'>
 
-/** The hono app answering what the controller at `api` answers now, to every poll of every way. */
-async function honoAnswering(api: string) {
+/** A baseline answering what the controller at `api` answers now, to every poll of every way. */
+async function answering(api: string, start: typeof startHono) {
   const responses: Record<string, string> = {}
   const answer = async (path: string) => {
     const body = await (await fetch(api + path)).text()
@@ -188,12 +192,12 @@ async function honoAnswering(api: string) {
   await answer('/v1/topology')
   const listed = JSON.parse(await answer('/v1/processes')) as Listed[]
   for (const p of listed) await answer(pathOf(p))
-  const hono = await startHono(responses)
+  const server = await start(responses)
   return {
-    api: hono.url,
+    api: server.url,
     simPids: () => [],
-    controller: { pid: hono.pid, rssMiB: () => memoryMiB(hono.pid, 'VmRSS') },
-    stop: () => hono.stop(),
+    controller: { pid: server.pid, rssMiB: () => memoryMiB(server.pid, 'VmRSS') },
+    stop: () => server.stop(),
   }
 }
 

@@ -61,6 +61,7 @@ export function dashboardsTable(cells: DashboardCell[]): string {
     )
   const theirs = on('SPP')
   const hono = on('hono')
+  const node = on('node')
   const way = {
     none: 'none',
     spp: "SPP's way",
@@ -83,11 +84,12 @@ export function dashboardsTable(cells: DashboardCell[]): string {
     return c.cpuUs !== undefined && s?.cpuUs ? (c.cpuUs / s.cpuUs).toFixed(2) : dash
   }
   return [
-    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | hono CPU | µs/req | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | µs/req ÷ SPP | bench / sims CPU |',
-    `|${' --- |'.repeat(17)}`,
+    '| processes | dashboards | polling | spp-ctl CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | hono CPU | µs/req | node:http CPU | µs/req | SPP CPU | µs/req | poll p50 / p99 ms | polls | RSS MiB | µs/req ÷ SPP | bench / sims CPU |',
+    `|${' --- |'.repeat(19)}`,
     ...ours.map((c) => {
-      const h = hono(c)
-      const floor = h ? [`${h.cpu}%`, String(h.cpuUs ?? dash)] : [dash, dash]
+      const floor = [hono(c), node(c)].flatMap((b) =>
+        b ? [`${b.cpu}%`, String(b.cpuUs ?? dash)] : [dash, dash],
+      )
       return (
         `| ${c.processes} | ${c.dashboards} | ${way[c.way]} | ` +
         `${[...figures(c), ...floor, ...figures(theirs(c))].join(' | ')} | ${ratio(c)} | ` +
