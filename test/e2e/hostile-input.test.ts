@@ -204,25 +204,19 @@ const ENDPOINTS: {
   },
 ]
 
-let requests = 0
 /**
- * One request: three in four through the app (no HTTP port), every fourth through the API's real
- * socket, so that node's request stream is what the body is read from. The commands it causes
- * travel over loopback TCP either way.
+ * One request through the API's real socket, as production takes it: node's request stream is
+ * what the body is read from. The commands it causes travel over loopback TCP.
  */
 async function send(h: Harness, method: string, path: string, payload: unknown) {
   const init: RequestInit = { method }
   if (payload !== undefined)
     init.body = typeof payload === 'string' ? payload : JSON.stringify(payload)
-  const overSocket = requests++ % 4 === 3
-  const response = overSocket
-    ? await fetch(`http://127.0.0.1:${h.controller.apiPort}${path}`, init)
-    : await h.controller.app.request(path, init)
+  const response = await fetch(`http://127.0.0.1:${h.controller.apiPort}${path}`, init)
   return {
     status: response.status,
     type: response.headers.get('content-type') ?? '',
     text: await response.text(),
-    overSocket,
   }
 }
 
@@ -237,7 +231,6 @@ test('hostile bodies and URL segments for every endpoint: only strict commands r
     ],
     async (h) => {
       const statuses = new Map<number, number>()
-      const overSocket = new Map<number, number>()
       for (const endpoint of ENDPOINTS) {
         await fc.assert(
           fc.asyncProperty(
@@ -246,7 +239,6 @@ test('hostile bodies and URL segments for every endpoint: only strict commands r
             async (path, payload) => {
               const r = await send(h, endpoint.method, path, payload)
               statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1)
-              if (r.overSocket) overSocket.set(r.status, (overSocket.get(r.status) ?? 0) + 1)
               if (r.status === 204) return
               // An empty name segment routes nowhere, and a dot segment is resolved away by URL parsing
               // (`x/%2e%2e` is the parent path): another route, or none. Nothing is sent either way.
@@ -273,9 +265,7 @@ test('hostile bodies and URL segments for every endpoint: only strict commands r
         for (const line of commandsOf(sim))
           assert.match(line, grammar, `${sim.label} received ${JSON.stringify(line)}`)
       }
-      // Over the socket too, bodies are read whole: many get through, many are refused.
-      assert.ok((overSocket.get(204) ?? 0) > 60, 'requests over the socket get through')
-      assert.ok((overSocket.get(400) ?? 0) > 400, 'requests over the socket are refused')
+      assert.ok((statuses.get(204) ?? 0) > 250, 'many requests get through')
       const sent = h.sims.reduce((n, sim) => n + commandsOf(sim).length, 0)
       assert.ok(
         sent > 500,
