@@ -1,8 +1,8 @@
 // The controller as a child process of a benchmark, with its ports, memory and CPU time.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer, type AddressInfo } from 'node:net'
 import { createInterface } from 'node:readline'
+import { freePort } from '../../test/helpers/free-port.ts'
 import { cpuSeconds, memoryMiB } from './proc.ts'
 import { shebangOf } from './shebang.ts'
 
@@ -108,16 +108,6 @@ export async function startControllerProcess(
       return code
     },
   }
-}
-
-/** A port that is free now (the controller binds it a moment later). */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  server.close()
-  await once(server, 'close')
-  return port
 }
 
 /** Polls the REST port until it answers (for up to 20 s): start-up of a child process. */

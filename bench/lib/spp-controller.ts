@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { freePort, untilListening, type Controller } from './controller-process.ts'
+import { freePort } from '../../test/helpers/free-port.ts'
+import { untilListening, type Controller } from './controller-process.ts'
 import { memoryMiB } from './proc.ts'
 
 /** The script in a checkout of SPP (the repository's root, or its src/spp-ctl). */
