@@ -3,12 +3,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openEventStream, type StreamEvent } from '../../src/cli/sse-client.ts'
 import { commandsOf, withHarness, type Harness } from '../helpers/harness.ts'
+import { PRIMARY_NFV_VF } from '../helpers/chain.ts'
 
-const ALL = [
-  { kind: 'primary' as const },
-  { kind: 'nfv' as const, clientId: 1 },
-  { kind: 'vf' as const, clientId: 2 },
-]
 const CHAIN = {
   nfvs: {
     '1': { status: 'Running', ports: ['ring:0'], patches: [{ src: 'phy:0', dst: 'ring:0' }] },
@@ -56,7 +52,7 @@ const withEvents = async <T>(h: Harness, body: (events: Promise<StreamEvent[]>) 
 }
 
 test('plan lists the steps; apply runs them with an apply.step event each, then apply.done', () =>
-  withHarness(ALL, async (h) => {
+  withHarness(PRIMARY_NFV_VF, async (h) => {
     const planned = await h.api('POST', '/v1/topology/plan', CHAIN)
     assert.is(planned.status, 200)
     const { steps, summary } = planned.json() as {
@@ -115,7 +111,7 @@ test('plan lists the steps; apply runs them with an apply.step event each, then 
   }))
 
 test('the ETag ignores counters, changes with the configuration; a stale If-Match is 412, nothing sent', () =>
-  withHarness(ALL, async (h) => {
+  withHarness(PRIMARY_NFV_VF, async (h) => {
     const first = await h.api('GET', '/v1/topology')
     const etag = first.headers.get('etag')!
     assert.match(etag, /^"[\w-]+"$/)
@@ -135,7 +131,7 @@ test('the ETag ignores counters, changes with the configuration; a stale If-Matc
   }))
 
 test('a bad document is a 400 naming the field, a refused state a 422; nothing is sent', () =>
-  withHarness(ALL, async (h) => {
+  withHarness(PRIMARY_NFV_VF, async (h) => {
     const bad = {
       vfs: {
         '2': {
@@ -165,7 +161,7 @@ test('a bad document is a 400 naming the field, a refused state a 422; nothing i
   }))
 
 test('a step the process refuses: 400 naming the step, its error and the steps done; apply.failed', () =>
-  withHarness(ALL, async (h) => {
+  withHarness(PRIMARY_NFV_VF, async (h) => {
     // An entry on a port that is no classifier tx port is registered but not shown by status.
     await h.api('POST', '/v1/vfs/2/components', { name: 'f', core: 3, type: 'forward' })
     await h.api('PUT', '/v1/vfs/2/components/f/ports', {
@@ -218,7 +214,7 @@ test('a step the process refuses: 400 naming the step, its error and the steps d
 
 test('a second apply while one runs is 409; a silent process fails with 500, the others finish', () =>
   withHarness(
-    ALL,
+    PRIMARY_NFV_VF,
     async (h) => {
       const vf = h.sim('vf 2')
       vf.faults = { silentAt: 2 } // the handshake, the plan's status, then silence

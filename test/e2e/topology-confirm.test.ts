@@ -13,20 +13,10 @@ import type { Harness } from '../helpers/harness.ts'
 import { withRemembering, type Remembering } from '../helpers/remember.ts'
 import { runCli } from '../helpers/run-cli.ts'
 import { testClock } from '../helpers/test-clock.ts'
+import { CHAIN, PRIMARY_NFV_VF } from '../helpers/chain.ts'
 
 test.before(buildDist)
 
-const ALL = [
-  { kind: 'primary' as const },
-  { kind: 'nfv' as const, clientId: 1 },
-  { kind: 'vf' as const, clientId: 2 },
-]
-const CHAIN = {
-  nfvs: {
-    '1': { ports: ['phy:0', 'phy:1', 'ring:0'], patches: [{ src: 'phy:0', dst: 'ring:0' }] },
-  },
-  vfs: { '2': { components: [{ name: 'fwd1', core: 2, type: 'forward' }] } },
-}
 type Shown = {
   apply: string
   by: string
@@ -51,7 +41,7 @@ const pendingKept = (h: Remembering) =>
 test('an apply not confirmed in time is undone: shown until then, alone, in events and metrics', () => {
   const time = testClock()
   return withRemembering(
-    ALL,
+    PRIMARY_NFV_VF,
     async (h) => {
       const before = await configuration(h)
       const r = await h.api('POST', '/v1/topology/apply?confirm_within=300', CHAIN, {
@@ -133,7 +123,7 @@ test('an apply not confirmed in time is undone: shown until then, alone, in even
 test('an apply confirmed in time stays: its timer is cancelled, confirmed once', () => {
   const time = testClock()
   return withRemembering(
-    ALL,
+    PRIMARY_NFV_VF,
     async (h) => {
       const r = await h.api('POST', '/v1/topology/apply?confirm_within=60', CHAIN, {
         'X-Request-Id': 'c2',
@@ -162,7 +152,7 @@ test('an apply confirmed in time stays: its timer is cancelled, confirmed once',
 test('the CLI: apply --confirm-within says until when; one expires, one is confirmed with confirm', () => {
   const time = testClock()
   return withRemembering(
-    ALL,
+    PRIMARY_NFV_VF,
     async (h) => {
       const dir = await mkdtemp(join(tmpdir(), 'spp-confirm-'))
       try {

@@ -8,17 +8,13 @@ import { configurationOf } from '../../src/topology/configuration.ts'
 import type { TopologyDocument } from '../../src/topology/read-topology.ts'
 import type { Harness } from '../helpers/harness.ts'
 import { withRemembering } from '../helpers/remember.ts'
+import { PRIMARY_NFV_VF } from '../helpers/chain.ts'
 
 const WRITE = newToken()
 const READ = newToken()
 const clients = [
   { name: 'ops', scope: 'write' as const, digest: digestOf(WRITE) },
   { name: 'dash', scope: 'read' as const, digest: digestOf(READ) },
-]
-const ALL = [
-  { kind: 'primary' as const },
-  { kind: 'nfv' as const, clientId: 1 },
-  { kind: 'vf' as const, clientId: 2 },
 ]
 const as = (token: string, more: Record<string, string> = {}) => ({
   Authorization: `Bearer ${token}`,
@@ -57,7 +53,7 @@ const configuration = async (h: Harness) =>
 
 test('a REST change and an apply make one revision each, with who, what, summary and document', () =>
   withRemembering(
-    ALL,
+    PRIMARY_NFV_VF,
     async (h) => {
       const fwd = { name: 'fwd9', core: 4, type: 'forward' }
       assert.is((await h.api('POST', '/v1/vfs/2/components', fwd, as(WRITE))).status, 204)
@@ -115,7 +111,7 @@ test('a REST change and an apply make one revision each, with who, what, summary
   ))
 
 test('a rollback applies the revision as apply does, If-Match and all, and is a revision of its own', () =>
-  withRemembering(ALL, async (h) => {
+  withRemembering(PRIMARY_NFV_VF, async (h) => {
     // Revisions 1 and 2: each process is remembered from its first change.
     const fwd = { name: 'fwd9', core: 4, type: 'forward' }
     assert.is((await h.api('POST', '/v1/vfs/2/components', fwd)).status, 204)
@@ -165,7 +161,7 @@ test('a rollback applies the revision as apply does, If-Match and all, and is a 
 
 test('without a state directory there is no history to read or roll back to', async () => {
   const { withHarness } = await import('../helpers/harness.ts')
-  await withHarness(ALL, async (h) => {
+  await withHarness(PRIMARY_NFV_VF, async (h) => {
     for (const [method, path, body] of [
       ['GET', '/v1/topology/history', undefined],
       ['GET', '/v1/topology/history/1', undefined],

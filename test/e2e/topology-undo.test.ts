@@ -3,21 +3,12 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
-import { configurationOf } from '../../src/topology/configuration.ts'
-import type { TopologyDocument } from '../../src/topology/read-topology.ts'
 import { withHarness, type Harness } from '../helpers/harness.ts'
 import { withRemembering } from '../helpers/remember.ts'
 import { watchEvents } from '../helpers/watch-events.ts'
-
-const ALL = [
-  { kind: 'primary' as const },
-  { kind: 'nfv' as const, clientId: 1 },
-  { kind: 'vf' as const, clientId: 2 },
-]
+import { configuration, PRIMARY_NFV_VF } from '../helpers/chain.ts'
 
 /** The live configuration, as `topology get` prints it. */
-const configuration = async (h: Pick<Harness, 'api'>) =>
-  configurationOf((await h.api('GET', '/v1/topology')).json() as TopologyDocument)
 
 /**
  * vf 2 runs f (forward, rx ring:1) and holds a classifier entry on ring:1 that it registered but
@@ -58,7 +49,7 @@ type Failure = {
 }
 
 test('a refused step undoes the steps done, in reverse, every process: the answer and events say so', () =>
-  withHarness(ALL, async (h) => {
+  withHarness(PRIMARY_NFV_VF, async (h) => {
     await vfWithHiddenEntry(h)
     const before = await configuration(h)
     const events = watchEvents(h.controller.hub)
@@ -112,7 +103,7 @@ test('a refused step undoes the steps done, in reverse, every process: the answe
   }))
 
 test('keep_partial=true leaves the steps done as they are, and undoes nothing', () =>
-  withHarness(ALL, async (h) => {
+  withHarness(PRIMARY_NFV_VF, async (h) => {
     await vfWithHiddenEntry(h)
     const before = await configuration(h)
     const r = await h.api('POST', '/v1/topology/apply?keep_partial=true', REFUSED)
@@ -151,7 +142,7 @@ function closeOn(vf: SimProcess, prefix: string) {
 }
 
 test('a process that cannot be brought back is named, remembered as it was, and drifts until restored', () =>
-  withRemembering(ALL, async (h) => {
+  withRemembering(PRIMARY_NFV_VF, async (h) => {
     assert.is(
       (await h.api('POST', '/v1/vfs/2/components', { name: 'f', core: 3, type: 'forward' })).status,
       204,

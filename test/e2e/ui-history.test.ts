@@ -3,32 +3,16 @@
 // a countdown and a Confirm button, gone once confirmed or expired.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { configurationOf } from '../../src/topology/configuration.ts'
-import type { TopologyDocument } from '../../src/topology/read-topology.ts'
 import { browserTest, withPage } from '../helpers/browser.ts'
-import type { Harness } from '../helpers/harness.ts'
 import { withRemembering } from '../helpers/remember.ts'
 import { testClock } from '../helpers/test-clock.ts'
-
-const ALL = [
-  { kind: 'primary' as const },
-  { kind: 'nfv' as const, clientId: 1 },
-  { kind: 'vf' as const, clientId: 2 },
-]
-const CHAIN = {
-  nfvs: {
-    '1': { ports: ['phy:0', 'phy:1', 'ring:0'], patches: [{ src: 'phy:0', dst: 'ring:0' }] },
-  },
-  vfs: { '2': { components: [{ name: 'fwd1', core: 2, type: 'forward' }] } },
-}
-const configuration = async (h: Harness) =>
-  configurationOf((await h.api('GET', '/v1/topology')).json() as TopologyDocument)
+import { CHAIN, configuration, PRIMARY_NFV_VF } from '../helpers/chain.ts'
 
 browserTest(
   test,
   'the revisions are listed; roll back to here shows the plan, then rolls back',
   () =>
-    withRemembering(ALL, async (h) => {
+    withRemembering(PRIMARY_NFV_VF, async (h) => {
       assert.is((await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })).status, 204)
       const fwd = { name: 'fwd9', core: 4, type: 'forward' }
       assert.is((await h.api('POST', '/v1/vfs/2/components', fwd)).status, 204)
@@ -78,7 +62,7 @@ browserTest(
   () => {
     const time = testClock()
     return withRemembering(
-      ALL,
+      PRIMARY_NFV_VF,
       async (h) => {
         const base = `http://127.0.0.1:${h.controller.apiPort}`
         await withPage(async ({ page, problems }) => {

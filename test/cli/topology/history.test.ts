@@ -8,20 +8,9 @@ import { runTopology } from '../../../src/cli/topology/topology.ts'
 import { buildDist } from '../../helpers/build.ts'
 import { withRemembering, type Remembering } from '../../helpers/remember.ts'
 import { runCli } from '../../helpers/run-cli.ts'
+import { CHAIN, PRIMARY_NFV_VF } from '../../helpers/chain.ts'
 
 test.before(buildDist)
-
-const ALL = [
-  { kind: 'primary' as const },
-  { kind: 'nfv' as const, clientId: 1 },
-  { kind: 'vf' as const, clientId: 2 },
-]
-const CHAIN = {
-  nfvs: {
-    '1': { ports: ['phy:0', 'phy:1', 'ring:0'], patches: [{ src: 'phy:0', dst: 'ring:0' }] },
-  },
-  vfs: { '2': { components: [{ name: 'fwd1', core: 2, type: 'forward' }] } },
-}
 
 const url = (h: Remembering) => ['--url', `http://127.0.0.1:${h.controller.apiPort}`]
 
@@ -34,7 +23,7 @@ async function threeRevisions(h: Remembering) {
 }
 
 test('history is a table, newest first; history REV the document; --diff what going back changes', () =>
-  withRemembering(ALL, async (h) => {
+  withRemembering(PRIMARY_NFV_VF, async (h) => {
     const empty = await runCli(['topology', 'history', ...url(h)])
     assert.equal(
       [empty.code, empty.stdout],
@@ -75,7 +64,7 @@ test('history is a table, newest first; history REV the document; --diff what go
   }))
 
 test('rollback --to REV shows the plan, applies it with progress, and is a revision of its own', () =>
-  withRemembering(ALL, async (h) => {
+  withRemembering(PRIMARY_NFV_VF, async (h) => {
     await threeRevisions(h)
     const at2 = (await h.api('GET', '/v1/topology/history/2')).json()
     const back = await runCli(['topology', 'rollback', '--to', '2', ...url(h)])
@@ -117,7 +106,7 @@ function terminal(typed: string) {
 }
 
 test('on a terminal rollback asks first: only yes goes on; --yes does not ask', () =>
-  withRemembering(ALL, async (h) => {
+  withRemembering(PRIMARY_NFV_VF, async (h) => {
     await threeRevisions(h)
     const applied = (await h.api('GET', '/v1/topology/desired')).json()
     const no = terminal('y\n')
