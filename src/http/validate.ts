@@ -44,6 +44,15 @@ export function bodyLimits({ maxBytes }: { maxBytes: number }): MiddlewareHandle
   }
 }
 
+/** A request's query parameters: one value each (a repeated one is refused by the schema). */
+export const queryOf = (c: Context) =>
+  Object.fromEntries(
+    Object.entries(c.req.queries()).map(([key, values]) => [
+      key,
+      values.length > 1 ? values : values[0],
+    ]),
+  )
+
 /** The body as text (its size already checked by `bodyLimits`). */
 async function readText(c: Context): Promise<string> {
   try {

@@ -49,12 +49,6 @@ export class StatusReads {
     registry.on('removed', () => this.#forget())
   }
 
-  /** Its last read if that is within the bound now, without waiting. */
-  fresh(process: ProcessHandle): StatusRead | undefined {
-    const read = this.#entries.get(idText(process.id))?.read
-    return read && this.now() - read.at < this.maxAgeMs ? read : undefined
-  }
-
   /**
    * A read within the bound: the last one, the one under way, or a new one (a failure is not
    * kept); a new one is caused by `cause` (the request that came first, as the log names it).

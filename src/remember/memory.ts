@@ -8,7 +8,7 @@ import { statusOf } from '../protocol/kinds/status.ts'
 import { idText, PRIMARY, type ProcessId } from '../protocol/process-id.ts'
 import type { ProcessView } from '../state/process-view.ts'
 import type { Change } from '../protocol/effects.ts'
-import type { JournalCommand, JournalEntry, RevisionNote, Store } from '../store/store.ts'
+import type { JournalCommand, RevisionNote, Store } from '../store/store.ts'
 import { driftOf, inSync } from './drift.ts'
 import type { DesiredDocument } from '../topology/document.ts'
 import {
@@ -18,9 +18,8 @@ import {
   storeKey,
   withChanges,
 } from '../topology/process-config.ts'
-
-/** The request a set of changes belongs to, as the journal tells it. */
-export type RecordedRequest = Omit<JournalEntry, 'commands' | 'processes' | 'time'>
+import type { JournaledRequest } from '../topology/send-step.ts'
+import { processesOf } from '../topology/undo.ts'
 
 /** What the revision of a group of changes (an apply's steps) says: who, what, and a rollback's target. */
 export type GroupNote = Required<Pick<RevisionNote, 'by' | 'what'>> & Pick<RevisionNote, 'to'>
@@ -123,7 +122,7 @@ export class Memory {
       this.store.put(key, config)
       this.setDrifting(idOfKey(key), true)
     }
-    const processes = entries.map(([key]) => idText(idOfKey(key)))
+    const processes = processesOf(before)
     this.store.journal(
       {
         ...{ by: `apply ${run}`, requestId: run, method: 'POST', path: '/v1/topology/apply' },
@@ -153,7 +152,7 @@ export class Memory {
   async record(
     changes: readonly Settled[],
     forgotten: readonly ProcessId[],
-    request: RecordedRequest,
+    request: JournaledRequest,
     restoring = false,
     group?: string,
   ): Promise<void> {

@@ -9,7 +9,8 @@ import { json } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
 import { readRecord } from '../validate.ts'
-import { Applied, ApplyParams, applyAnswer, queryOf } from './topology.ts'
+import { queryOf } from '../validate.ts'
+import { Applied, ApplyParams, applyAnswer } from './topology.ts'
 
 /** How many revisions GET /v1/topology/history answers unless `limit` says otherwise, and at most. */
 export const HISTORY_LIMIT = { default: 20, max: 1000 }

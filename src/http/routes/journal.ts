@@ -4,6 +4,7 @@ import type { JournalRecord } from '../../store/store.ts'
 import { json } from '../json.ts'
 import type { Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
+import { queryOf } from '../validate.ts'
 
 /** How many entries an answer holds unless `limit` says otherwise, and at most. */
 export const JOURNAL_LIMIT = { default: 100, max: 1000 }
@@ -98,12 +99,7 @@ export const journalRoutes: Route[] = [
       404: NO_JOURNAL,
     },
     handle: async (c, { journal }) => {
-      // hono gives every parameter as a list: one value is the value, more are refused
-      const given = Object.entries(c.req.queries()).map(([k, vs]) => [
-        k,
-        vs.length > 1 ? vs : vs[0],
-      ])
-      const query = check(JournalParams, Object.fromEntries(given), 'query')
+      const query = check(JournalParams, queryOf(c), 'query')
       if (!journal) return c.text(NO_JOURNAL, 404)
       const records = await journal.journalQuery(query)
       return json(c, records.map(entryOf))

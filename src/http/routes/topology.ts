@@ -15,7 +15,7 @@ import { tellAge } from '../processes.ts'
 import { causeOf } from '../record-changes.ts'
 import type { Deps, Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
-import { readRecord } from '../validate.ts'
+import { queryOf, readRecord } from '../validate.ts'
 
 const Unreadable = v.object({ error: v.string() })
 /** An apply that waits for its confirmation (POST /v1/topology/confirm). */
@@ -80,15 +80,6 @@ export const ApplyParams = v.strictObject(
   },
   'not a parameter of an apply (keep_partial, confirm_within)',
 )
-
-/** A request's query parameters: one value each (a repeated one is refused by the schema). */
-export const queryOf = (c: Context) =>
-  Object.fromEntries(
-    Object.entries(c.req.queries()).map(([key, values]) => [
-      key,
-      values.length > 1 ? values : values[0],
-    ]),
-  )
 
 /**
  * Applies a document as POST /v1/topology/apply does (a rollback too): the answer, a failed step's
