@@ -66,19 +66,19 @@ function admitted(context: Context, job: Job): { queue: CommandQueue } | { refus
   return { refused: `${label(context)} has ${maxQueue} commands waiting: try again later` }
 }
 
-// A reply is settled once per context: the guard that looks ahead and the action that settles
-// share the result (both are pure functions of the two).
-const settled = new WeakMap<Context, { reply: Outcome; result: ReturnType<typeof settle> }>()
+// A reply is settled once: the guard that looks ahead and the action that settles share the
+// result, by the last one worked out (both are pure functions of the context and the reply, so a
+// miss only works it out again).
+let last: { context: Context; reply: Outcome; result: ReturnType<typeof settle> } | undefined
 
 /** The view after the command in flight settles with `reply`, and what it did. Pure. */
 function settling(context: Context, reply: Outcome) {
-  const known = settled.get(context)
   const same =
-    known &&
-    (known.reply === reply || (known.reply.ok && reply.ok && known.reply.value === reply.value))
-  if (same) return known.result
+    last?.context === context &&
+    (last.reply === reply || (last.reply.ok && reply.ok && last.reply.value === reply.value))
+  if (same) return last!.result
   const result = settle(context, reply)
-  settled.set(context, { reply, result })
+  last = { context, reply, result }
   return result
 }
 
