@@ -2,7 +2,7 @@
 // The apply that waits for its confirmation (GET /v1/topology's `confirmation`): a banner with its
 // countdown and a Confirm button (POST /v1/topology/confirm). The countdown is this page's own
 // reckoning from the seconds left when it was read; the controller's deadline is what counts.
-import { post } from './history.js'
+import { post } from './read.js'
 
 /** The events after which the confirmation is read again. */
 export const CONFIRM_EVENTS = [

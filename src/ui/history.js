@@ -4,9 +4,7 @@
 // second click sends the rollback, with the ETag of the state it was planned from. A controller
 // that remembers nothing (--state-dir none) answers 404: the panel stays hidden.
 import { h } from './dom.js'
-import { read } from './read.js'
-import { askForToken } from './token-form.js'
-import { authorization } from './token-store.js'
+import { oneAtATime, post, read } from './read.js'
 
 /** How many revisions the panel shows. */
 export const HISTORY_ROWS = 10
@@ -22,20 +20,6 @@ export const HISTORY_ROWS = 10
  */
 /** @typedef {{ why: string }} Step */
 
-/**
- * A POST with this tab's token (asked for when refused), JSON body.
- * @param {string} url @param {unknown} [body] @param {Record<string, string>} [more]
- */
-export async function post(url, body, more = {}) {
-  for (;;) {
-    const headers = { ...authorization(), ...more }
-    const text = body === undefined ? undefined : JSON.stringify(body)
-    const response = await fetch(url, { method: 'POST', headers, body: text })
-    if (response.status !== 401 && response.status !== 403) return response
-    await askForToken(response.status, await response.text(), headers.Authorization)
-  }
-}
-
 /** What a revision did, in a few words. @param {Revision} r */
 const whatOf = (r) => (r.to === undefined ? r.what : `${r.what} to ${r.to}`)
 /** @param {Revision} r */
@@ -50,8 +34,6 @@ const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id))
 /** The panel: `refresh()` reads the revisions again (one read at a time). */
 export function historyView() {
   let kept = true
-  let reading = false
-  let again = false
   /** @type {Revision[]} */
   let revisions = []
   /** @type {{ rev: number, steps: Step[], etag: string } | undefined} the plan shown */
@@ -59,25 +41,18 @@ export function historyView() {
   let said = ''
   let busy = false
 
-  async function refresh() {
+  const refresh = oneAtATime(async () => {
     if (!kept) return
-    if (reading) return void (again = true)
-    reading = true
     try {
-      do {
-        again = false
-        const rows = await read(`/v1/topology/history?limit=${HISTORY_ROWS}`)
-        kept = rows !== undefined
-        byId('history-panel').hidden = !Array.isArray(rows)
-        if (Array.isArray(rows)) revisions = rows
-        render()
-      } while (again && kept)
+      const rows = await read(`/v1/topology/history?limit=${HISTORY_ROWS}`)
+      kept = rows !== undefined
+      byId('history-panel').hidden = !Array.isArray(rows)
+      if (Array.isArray(rows)) revisions = rows
+      render()
     } catch (error) {
       console.warn('reading the history failed', error)
-    } finally {
-      reading = false
     }
-  }
+  })
 
   /** The plan to revision `rev`, shown before anything is sent. @param {number} rev */
   async function plan(rev) {

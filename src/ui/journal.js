@@ -2,7 +2,7 @@
 // The panel of the last changes: GET /v1/journal, newest first, read again after every event. A
 // controller that keeps no journal (--state-dir none) answers 404: the panel stays hidden.
 import { h } from './dom.js'
-import { read } from './read.js'
+import { oneAtATime, read } from './read.js'
 
 /** How many changes the panel shows. */
 export const JOURNAL_ROWS = 20
@@ -45,31 +45,22 @@ export function journalRows(entries) {
 const localTime = (iso) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' })
 
-let reading = false
-let again = false
 let kept = true
 
 /**
  * Reads the last changes into the panel, one read at a time (a call meanwhile asks for one more).
  * Once the controller has said it keeps no journal, it reads no more.
  */
-export async function refreshJournal() {
+export const refreshJournal = oneAtATime(async () => {
   if (!kept) return
-  if (reading) return void (again = true)
-  reading = true
   try {
-    do {
-      again = false
-      const entries = await read(`/v1/journal?limit=${JOURNAL_ROWS}`)
-      const panel = /** @type {HTMLElement} */ (document.getElementById('journal-panel'))
-      kept = entries !== undefined
-      panel.hidden = !Array.isArray(entries)
-      if (Array.isArray(entries))
-        document.querySelector('#journal tbody')?.replaceChildren(...journalRows(entries))
-    } while (again && kept)
+    const entries = await read(`/v1/journal?limit=${JOURNAL_ROWS}`)
+    const panel = /** @type {HTMLElement} */ (document.getElementById('journal-panel'))
+    kept = entries !== undefined
+    panel.hidden = !Array.isArray(entries)
+    if (Array.isArray(entries))
+      document.querySelector('#journal tbody')?.replaceChildren(...journalRows(entries))
   } catch (error) {
     console.warn('reading the journal failed', error)
-  } finally {
-    reading = false
   }
-}
+})
