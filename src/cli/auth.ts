@@ -24,6 +24,7 @@ import {
 } from '../auth/clients.ts'
 import { readClients } from '../auth/read-clients.ts'
 import { readArgs, usageText, UsageError } from './args.ts'
+import { columns } from './columns.ts'
 
 /** Where `auth` reads and writes when no --auth-file is given. */
 export const DEFAULT_AUTH_FILE = '/etc/spp-ctl/auth.yaml'
@@ -105,9 +106,7 @@ function listClients(file: string, json: boolean) {
   if (json) process.stdout.write(`${JSON.stringify(clients, null, 2)}\n`)
   else if (clients.length === 0) process.stdout.write(`No clients in ${file}\n`)
   else {
-    const width = Math.max(4, ...clients.map((c) => c.name.length))
-    const rows = [['NAME', 'SCOPE'], ...clients.map((c) => [c.name, c.scope])]
-    process.stdout.write(rows.map(([n, s]) => `${n!.padEnd(width)}  ${s}\n`).join(''))
+    process.stdout.write(columns([['NAME', 'SCOPE'], ...clients.map((c) => [c.name, c.scope])]))
   }
   return 0
 }

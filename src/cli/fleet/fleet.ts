@@ -2,6 +2,7 @@
 import { once } from 'node:events'
 import { stringify } from 'yaml'
 import { readArgs, usageText, UsageError } from '../args.ts'
+import { columns } from '../columns.ts'
 import type { Io } from '../progress.ts'
 import { openEtcd, parseEndpoints, text } from '../../fleet/etcd-client.ts'
 import { readFleet, type HostRow } from './fleet-state.ts'
@@ -150,16 +151,7 @@ async function list(client: Parameters<typeof readFleet>[0], keys: FleetKeys, js
       row.url ?? '-',
     ]),
   ]
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((cells) => cells[i]!.length)))
-  return table
-    .map((cells) =>
-      cells
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n')
-    .concat('\n')
+  return columns(table)
 }
 
 async function get(

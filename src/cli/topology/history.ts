@@ -5,6 +5,7 @@ import { parseDesired } from '../../topology/document.ts'
 import type { ShownPlan } from '../../topology/plan.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { UsageError } from '../args.ts'
+import { columns } from '../columns.ts'
 import { showProgress, type Io, type StartApply } from '../progress.ts'
 import { describePlan, renderDiff } from './diff.ts'
 
@@ -90,16 +91,7 @@ export function historyTable(revisions: Revision[]): string {
       summaryOf(r),
     ]),
   ]
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)))
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!)))
-        .join('  ')
-        .trimEnd(),
-    )
-    .map((line) => `${line}\n`)
-    .join('')
+  return columns(rows)
 }
 
 /** Reads one line of the user's answer. */
