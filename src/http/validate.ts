@@ -43,8 +43,8 @@ function declared(c: Context): { incoming: HttpBindings['incoming']; bytes: numb
  * in a handler (readText).
  *
  * Why not the middleware for every body: it reads `c.req.raw.body`, which makes
- * @hono/node-server build a whole fetch Request (an AbortController, a web stream over node's);
- * on Node 20 that was about 190 µs of CPU per PUT, half of issue 30's budget for one.
+ * @hono/node-server build a whole fetch Request (an AbortController, a web stream over node's).
+ * On Node 20 a PUT's CPU was 1283-1448 µs with it and 677-751 µs without (docs/speed.md).
  */
 export function bodyLimits({ maxBytes }: { maxBytes: number }): MiddlewareHandler {
   const limit = bodyLimit({
