@@ -8,8 +8,7 @@ import { describePrincipal } from '../auth.ts'
 import { json } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
-import { readRecord } from '../validate.ts'
-import { queryOf } from '../validate.ts'
+import { queryOf, readRecord } from '../validate.ts'
 import { Applied, ApplyParams, applyAnswer } from './topology.ts'
 
 /** How many revisions GET /v1/topology/history answers unless `limit` says otherwise, and at most. */
