@@ -14,8 +14,20 @@ export function json(c: Context, value: object): Response {
   return c.body(text, 200, { 'Content-Type': 'application/json' })
 }
 
+// Served by node, a 204 or 304 is made with an empty string rather than null: @hono/node-server
+// keeps an answer with a string body in its light form, whose status and headers are read as they
+// were given, whereas one with a null body becomes a whole fetch Response the first time its
+// status is read (hono's methodNotAllowed reads every answer's). The string is never sent:
+// `bodilessHeads` writes the head alone. Without node (app.request) the answer is a fetch Response,
+// which may have no body at these statuses.
+const bodiless = (c: Context, status: 204 | 304): Response =>
+  c.newResponse((c.env as Partial<HttpBindings> | undefined)?.outgoing ? '' : null, status)
+
 /** A 204: no body (and, served by node, no Content-Type or Content-Length: `bodilessHeads`). */
-export const noContent = (c: Context): Response => c.body(null, 204)
+export const noContent = (c: Context): Response => bodiless(c, 204)
+
+/** A 304 to a conditional GET whose entity tag still holds: no body, as a 204. */
+export const notModified = (c: Context): Response => bodiless(c, 304)
 
 /**
  * The one place a head is written outside hono: a 204's or 304's, with node's own response
@@ -36,6 +48,9 @@ export function bodilessHeads(): MiddlewareHandler {
     for (const [name, value] of c.res.headers)
       if (name !== 'content-type' && name !== 'content-length') headers[name] = value
     outgoing.writeHead(status, headers).end()
+    // Hono merges the headers of the answer it holds into one that replaces it (building a fetch
+    // Response to do so), unless it holds none: the head written here has them all already.
+    c.res = undefined
     c.res = RESPONSE_ALREADY_SENT
   }
 }

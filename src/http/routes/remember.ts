@@ -12,7 +12,7 @@ import { entriesOf, idOfKey, storeKey } from '../../topology/process-config.ts'
 import { idText, parseId } from '../../protocol/process-id.ts'
 import { ifMatchHolds } from '../../topology/etag.ts'
 import { shownStep } from '../../topology/plan.ts'
-import { noContent } from '../json.ts'
+import { noContent, notModified } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
 import { readOptionalRecord } from '../validate.ts'
@@ -79,7 +79,7 @@ export const rememberRoutes: Route[] = [
       const etag = etagOf(memory)
       c.header('ETag', etag)
       const ifNoneMatch = c.req.header('If-None-Match')
-      if (ifNoneMatch !== undefined && ifMatchHolds(ifNoneMatch, etag)) return c.body(null, 304)
+      if (ifNoneMatch !== undefined && ifMatchHolds(ifNoneMatch, etag)) return notModified(c)
       return c.json(memory.store.remembered())
     },
   },

@@ -9,7 +9,7 @@ import { ifNoneMatchHolds } from '../../topology/etag.ts'
 import { shownPlan, shownStep } from '../../topology/plan.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { describePrincipal } from '../auth.ts'
-import { json } from '../json.ts'
+import { json, notModified } from '../json.ts'
 import type { Presenters } from '../present.ts'
 import { tellAge } from '../processes.ts'
 import { causeOf } from '../record-changes.ts'
@@ -170,7 +170,7 @@ export const topologyRoutes: Route[] = [
         return c.json({ ...answerOf(document, present), confirmation })
       }
       const ifNoneMatch = c.req.header('If-None-Match')
-      if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return c.body(null, 304)
+      if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return notModified(c)
       return json(c, answerOf(document, present))
     },
   },
