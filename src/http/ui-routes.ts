@@ -20,6 +20,7 @@ const mainDir = (pkg: string) => dirname(require.resolve(pkg))
  */
 const FILES: Record<string, () => string> = {
   '/': () => join(UI, 'index.html'),
+  '/ui/common.css': () => join(UI, 'common.css'),
   '/ui/style.css': () => join(UI, 'style.css'),
   '/ui/page.js': () => join(UI, 'page.js'),
   '/ui/graph.js': () => join(UI, 'graph.js'),

@@ -22,6 +22,7 @@ const PAGE = [new URL('./ui/fleet/', import.meta.url), new URL('../../ui/fleet/'
 const FILES: Record<string, [string, string]> = {
   '/': ['index.html', 'text/html; charset=utf-8'],
   '/fleet/page.js': ['page.js', 'text/javascript; charset=utf-8'],
+  '/fleet/common.css': ['../common.css', 'text/css; charset=utf-8'], // the topology page's too
   '/fleet/style.css': ['style.css', 'text/css; charset=utf-8'],
 }
 
