@@ -198,11 +198,6 @@ export class Store {
     return this.#revisions.get(rev)
   }
 
-  /** The number of the newest revision (0: none yet), including one still being committed. */
-  newestRevision(): number {
-    return this.#newestRev
-  }
-
   async #tried(): Promise<void> {
     this.#assertOpen()
     await this.#commit.sync().catch(() => {}) // a failed commit is sync()'s to report
