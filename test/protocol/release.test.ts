@@ -188,11 +188,19 @@ test('the 405 names the route, the process, the release it showed and the one it
 test('primary and pcap status; flow and launch lines', () => {
   const pcap = pcapCommands.status().decode(Buffer.from(PCAP_STATUS))
   assert.equal(pcap.ok && pcap.value.status, 'idle')
-  const flow = primaryCommands.flow('destroy phy:0 ALL')
+  const flow = primaryCommands.flowDestroy(0, 'ALL')
   assert.equal(
     [flow.line, flow.metric, flow.long],
     ['flow destroy phy:0 ALL', 'flow destroy', true],
   )
+  const one = primaryCommands.flowDestroy(2, 7)
+  assert.equal([one.line, one.metric], ['flow destroy phy:2 7', 'flow destroy'])
+  const create = primaryCommands.flowCreate('phy:1 ingress pattern eth / end actions drop / end')
+  assert.equal(
+    [create.line, create.metric],
+    ['flow create phy:1 ingress pattern eth / end actions drop / end', 'flow create'],
+  )
+  assert.is(primaryCommands.flowValidate('phy:1 x').line, 'flow validate phy:1 x')
   const reply = flow.decode(pad('{"result": "error", "message": "Flow rule #3 not found"}'))
   assert.equal(reply, { ok: true, value: { result: 'error', message: 'Flow rule #3 not found' } })
   assert.is(

@@ -2,11 +2,12 @@
 import type { Context } from 'hono'
 import * as v from 'valibot'
 import { FlowReply } from '../../protocol/bodies.ts'
+import type { Command } from '../../protocol/command.ts'
 import { primaryCommands as primary } from '../../protocol/kinds/primary.ts'
-import { FlowBody, flowRuleWords } from '../flow-body.ts'
 import { json } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
+import { FlowBody, flowRuleWords } from '../../requests/flow-body.ts'
 import { readJson } from '../validate.ts'
 
 const Decimal = (max: number) =>
@@ -30,14 +31,14 @@ const rule = {
 }
 const errors = { 405: "The primary's release has no flow rules; nothing was sent" }
 
-/** Sends the flow words `build` makes of the request, once the primary is known to take them. */
+/** Sends the flow command `build` makes of the request, once the primary is known to take it. */
 const flow =
-  (build: (c: Context, port: number) => string | Promise<string>) =>
+  (build: (c: Context, port: number) => Command<FlowReply> | Promise<Command<FlowReply>>) =>
   async (c: Context, { processes }: Deps) => {
     const process = processes.find(c, 'primary')
     const port = check(PortId, c.req.param('port_id'), 'port_id')
     ;(await process.caps('flowRules')).require('flowRules', 'flow rules') // before the body
-    return json(c, await process.ask(primary.flow(await build(c, port))))
+    return json(c, await process.ask(await build(c, port)))
   }
 
 /** The flow-rule endpoints; each answers the primary's own reply, also when it says `error`. */
@@ -51,7 +52,9 @@ export const flowRoutes: Route[] = [
     success: FlowReply,
     command: true,
     errors,
-    handle: flow(async (c, port) => `validate ${flowRuleWords(port, await readJson(c, FlowBody))}`),
+    handle: flow(async (c, port) =>
+      primary.flowValidate(flowRuleWords(port, await readJson(c, FlowBody))),
+    ),
   },
   {
     method: 'post',
@@ -62,7 +65,9 @@ export const flowRoutes: Route[] = [
     success: FlowReply,
     command: true,
     errors,
-    handle: flow(async (c, port) => `create ${flowRuleWords(port, await readJson(c, FlowBody))}`),
+    handle: flow(async (c, port) =>
+      primary.flowCreate(flowRuleWords(port, await readJson(c, FlowBody))),
+    ),
   },
   {
     method: 'delete',
@@ -71,7 +76,7 @@ export const flowRoutes: Route[] = [
     success: FlowReply,
     command: true,
     errors,
-    handle: flow((_, port) => `destroy phy:${port} ALL`),
+    handle: flow((_, port) => primary.flowDestroy(port, 'ALL')),
   },
   {
     method: 'delete',
@@ -80,9 +85,8 @@ export const flowRoutes: Route[] = [
     success: FlowReply,
     command: true,
     errors,
-    handle: flow((c, port) => {
-      const id = check(RuleId, c.req.param('rule_id'), 'rule_id')
-      return `destroy phy:${port} ${id}`
-    }),
+    handle: flow((c, port) =>
+      primary.flowDestroy(port, check(RuleId, c.req.param('rule_id'), 'rule_id')),
+    ),
   },
 ]

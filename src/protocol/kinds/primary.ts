@@ -54,6 +54,11 @@ export const primaryCommands = {
   /** `launch ID NAME EAL… -- APP…`: the tokens are already checked and ordered. */
   launch: (tokens: string[]) =>
     padded(`launch ${tokens.join(' ')}`, 'launch', changed('launch'), true),
-  /** `flow validate|create|destroy …`: the words are already checked. */
-  flow: (words: string) => flow(`flow ${words}`, `flow ${words.split(' ')[0] ?? ''}`),
+  /** `flow validate phy:P …`: the rule's words are already checked (requests/flow-body.ts). */
+  flowValidate: (rule: string) => flow(`flow validate ${rule}`, 'flow validate'),
+  /** `flow create phy:P …`, as flowValidate. */
+  flowCreate: (rule: string) => flow(`flow create ${rule}`, 'flow create'),
+  /** `flow destroy phy:P ID`, or every rule of the port with ALL. */
+  flowDestroy: (port: number, rule: number | 'ALL') =>
+    flow(`flow destroy phy:${port} ${rule}`, 'flow destroy'),
 }

@@ -1,4 +1,4 @@
-// The flow-rule bodies of a 2020 primary, checked and turned into `flow` words (spp-protocol-2020 §10.8).
+// The flow-rule bodies of a 2020 primary, checked and turned into a rule's words (spp-protocol-2020 §10.8).
 import * as v from 'valibot'
 
 // A pattern item or an action: a name and its words, e.g. `eth dst is 11:22:33:44:55:66`.
