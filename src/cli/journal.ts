@@ -10,7 +10,7 @@ import {
 import { TOKEN_HELP } from './token.ts'
 import type { Io } from './progress.ts'
 import { journalEvents } from './journal-events.ts'
-import { idText, parseId } from '../protocol/process-id.ts'
+import { ID_SYNTAX, idText, parseId } from '../protocol/process-id.ts'
 
 const COMMAND = 'spp-ctl journal'
 
@@ -76,9 +76,7 @@ export async function runJournal(args: string[], io: Io = process): Promise<numb
     // One spelling printed, any the controller's other routes read (vfs/2) taken quietly.
     const named = values.process === undefined ? undefined : parseId(values.process)
     if (values.process !== undefined && !named)
-      throw new UsageError(
-        `--process takes a process as vf:2, nfv:1, mirror:3 or primary, got ${JSON.stringify(values.process)}`,
-      )
+      throw new UsageError(`--process takes ${ID_SYNTAX}, got ${JSON.stringify(values.process)}`)
     const client = await connectTo(values, (text) =>
       io.stderr.write(`${COMMAND}: warning: ${text}\n`),
     )

@@ -1,4 +1,5 @@
 // One name per process: its kind and, for a secondary, its client id; and every way it is written.
+import * as v from 'valibot'
 import type { ProcessKind, SecondaryKind } from './bodies.ts'
 
 /** A process: the primary, or a secondary by its kind and client id. */
@@ -77,8 +78,18 @@ export function parseId(text: string): ProcessId | undefined {
   return clientId > 65535 ? undefined : { kind: KINDS[kind]!, clientId }
 }
 
-/** What `parseId` accepts, for error messages and help texts. */
-export const ID_SYNTAX = '`primary` or KIND:ID (e.g. `vf:2`; KIND is nfv, vf, mirror or pcap)'
+/** What `parseId` accepts, as every refusal of a process's name says it. */
+export const ID_SYNTAX = 'a process as vf:2, nfv:1, mirror:3 or primary'
+
+/** A valibot check that a text names a process (`parseId`), refused with ID_SYNTAX. */
+export const namesProcess = v.check((text: string) => parseId(text) !== undefined, ID_SYNTAX)
+
+/** A process as a request names it (`vf:2`; `vfs/2` is read too): its ProcessId. */
+export const ProcessName = v.pipe(
+  v.string(ID_SYNTAX),
+  namesProcess,
+  v.transform((text) => parseId(text)!),
+)
 
 /** Orders ids as listings show them: the primary first, then by client id. */
 export const byId = (a: ProcessId, b: ProcessId): number => (a.clientId ?? -1) - (b.clientId ?? -1)

@@ -1,6 +1,6 @@
 // `spp-ctl topology desired --forget`, `drift` and `restore`: what the controller remembers, how far
 // the processes are from it, and bringing them back (with apply's progress display).
-import { idText, parseId, type ProcessId } from '../../protocol/process-id.ts'
+import { ID_SYNTAX, idText, parseId, type ProcessId } from '../../protocol/process-id.ts'
 import type { Shown, ShownPlan } from '../../topology/plan.ts'
 import { UsageError } from '../args.ts'
 import { ClientError, type ControllerClient } from '../controller-client.ts'
@@ -16,12 +16,10 @@ type DriftDocument = {
   mirrors: Record<string, Report>
 }
 
-const SPELLING = 'a process as vf:2, nfv:1, mirror:3 or primary'
-
 /** The process a command line names (`vf:2`; `vfs/2` too), or a usage error naming the text. */
 function processOf(text: string, what: string): ProcessId {
   const id = parseId(text)
-  if (!id) throw new UsageError(`${what} takes ${SPELLING}, got ${JSON.stringify(text)}`)
+  if (!id) throw new UsageError(`${what} takes ${ID_SYNTAX}, got ${JSON.stringify(text)}`)
   return id
 }
 
@@ -125,7 +123,7 @@ export async function restore(
 ) {
   if (all === (text !== undefined))
     throw new UsageError(
-      all ? 'restore takes PROCESS or --all, not both' : `restore needs ${SPELLING}, or --all`,
+      all ? 'restore takes PROCESS or --all, not both' : `restore needs ${ID_SYNTAX}, or --all`,
     )
   const name = text === undefined ? undefined : idText(processOf(text, 'restore'))
   const { reports } = await driftReports(client)

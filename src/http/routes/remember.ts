@@ -9,7 +9,7 @@ import { DesiredDocument } from '../../topology/document.ts'
 import { driftDocument, driftOf, inSync } from '../../remember/drift.ts'
 import type { Memory } from '../../remember/memory.ts'
 import { entriesOf, idOfKey, storeKey } from '../../topology/process-config.ts'
-import { idText, parseId } from '../../protocol/process-id.ts'
+import { ID_SYNTAX, idText, parseId, ProcessName } from '../../protocol/process-id.ts'
 import { ifMatchHolds } from '../../topology/etag.ts'
 import { shownStep } from '../../topology/plan.ts'
 import { noContent, notModified } from '../json.ts'
@@ -35,12 +35,6 @@ const Drift = v.object({
   vfs: v.record(v.string(), Report),
   mirrors: v.record(v.string(), Report),
 })
-/** A process as every route and command line spells it (`vf:2`; `vfs/2` is read too). */
-const ProcessName = v.pipe(
-  v.string(),
-  v.check((text) => parseId(text) !== undefined, 'expected a process as vf:2, nfv:1 or primary'),
-  v.transform((text) => parseId(text)!),
-)
 const RestoreBody = v.strictObject({ process: v.optional(ProcessName) })
 
 /** Forgets one process, durably (the request path commits it with its journal entry). */
@@ -96,7 +90,7 @@ export const rememberRoutes: Route[] = [
       if (!id)
         throw new ControllerError(
           'INVALID_REQUEST',
-          `${JSON.stringify(text)}: expected a process as vf:2, nfv:1, mirror:3 or primary`,
+          `${JSON.stringify(text)}: expected ${ID_SYNTAX}`,
         )
       const key = storeKey(id)
       if (!key)

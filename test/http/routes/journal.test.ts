@@ -44,6 +44,7 @@ test('newest first, as JSON; each filter, together, and limit', () =>
     })
     assert.not.ok('body' in all[0]!, 'an entry without a body has none')
     assert.equal(times(await entries(url, '?process=vf:2')), [4, 2, 1])
+    assert.equal(times(await entries(url, '?process=vfs/2')), [4, 2, 1]) // as parseId reads it
     assert.equal(times(await entries(url, '?by=ops')), [2, 1])
     assert.equal(times(await entries(url, '?since=2026-01-01T12:02:00Z')), [4, 3, 2])
     assert.equal(times(await entries(url, '?since=2026-01-01T13:02:00%2B01:00&by=ops')), [2])
@@ -60,7 +61,8 @@ test('a bad query is a text/plain 400 naming the parameter', () =>
   withJournalServer(async ({ url, store }) => {
     store!.journal(entryAt(T0, 'ops', ['vf:2']))
     const cases: [string, RegExp][] = [
-      ['?process=vf:x', /^invalid key\(query\.process\): "vf:x" \(primary, or vf:2/],
+      ['?process=vf:x', /^invalid key\(query\.process\): "vf:x" \(a process as vf:2, nfv:1/],
+      ['?process=vf:70000', /^invalid key\(query\.process\): "vf:70000" \(a process as/],
       ['?process=vf', /^invalid key\(query\.process\)/],
       ['?since=yesterday', /^invalid key\(query\.since\): "yesterday" \(an ISO 8601 time/],
       ['?limit=0', /^invalid key\(query\.limit\): 0 \(an integer from 1 to 1000\)/],
