@@ -77,6 +77,7 @@ export async function startController(options: ControllerOptions) {
       onRestore: (outcome) => drift?.observeRestore(outcome),
     },
     clock: options.clock,
+    sysfsCpu: options.sysfsCpu,
   })
   const limit = openFilesLimit()
   const maxApiConnections = options.maxApiConnections ?? fdBudget(limit ?? 1024).maxApiConnections

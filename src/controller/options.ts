@@ -55,6 +55,8 @@ export type ControllerOptions = {
   fleet?: FleetSettings
   /** The time and timer of confirmed applies (confirm_within): node's unless a test gives its own. */
   clock?: Clock
+  /** Where GET /v1/cpu_layout reads this host's cpus (default /sys/devices/system/cpu). */
+  sysfsCpu?: string
   log: Logger
 }
 

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { mount, type Deps } from '../../src/http/route.ts'
-import { cpuLayout, hostRoutes } from '../../src/http/routes/host.ts'
+import { cpuLayout } from '../../src/http/routes/host.ts'
 import { commandsOf, withHarness } from '../helpers/harness.ts'
 import { nfv2020, pad, primary2020, spaced2020, connectPeers } from '../helpers/peer-2020.ts'
 
@@ -225,14 +224,18 @@ test('cpu_layout groups the sysfs cpus by socket and core; cpu_usage reads every
   })
 })
 
-test('cpu_layout answers 204 where sysfs cannot be read, as SPP without its helper (§10.5)', () =>
-  withHarness([], async (h) => {
-    const nowhere = join(mkdtempSync(join(tmpdir(), 'cpu-')), 'missing')
-    const deps = { registry: h.controller.registry, sysfsCpu: nowhere } as Deps
-    const r = await mount(hostRoutes, deps).request('/v1/cpu_layout')
-    assert.is(r.status, 204)
-    assert.is(await r.text(), '')
-  }))
+test('cpu_layout answers 204 where sysfs cannot be read, as SPP without its helper (§10.5)', () => {
+  const nowhere = join(mkdtempSync(join(tmpdir(), 'cpu-')), 'missing')
+  return withHarness(
+    [],
+    async (h) => {
+      const r = await h.api('GET', '/v1/cpu_layout')
+      assert.is(r.status, 204)
+      assert.is(r.text, '')
+    },
+    { sysfsCpu: nowhere },
+  )
+})
 
 test('a 19.11 vf attaches a queue of a phy port; an 18.11 vf is told the port is invalid', () =>
   withHarness([{ kind: 'vf', clientId: 5 }], async (h) => {

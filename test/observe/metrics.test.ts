@@ -27,11 +27,12 @@ function setup() {
 }
 
 test('a scrape starts one refresh and shows nothing until a read has answered; then the counters', async () => {
-  const { primary, metrics } = setup()
+  const { registry, primary, metrics } = setup()
   assert.equal(await samples(metrics, 'spp_port_'), [])
   assert.equal(await samples(metrics, 'spp_port_'), [])
   assert.equal(primary.written, ['status', 'status'], 'the probe, then one refresh')
-  assert.is(primary.actor.getSnapshot().context.queue.length, 0, 'no second refresh queued')
+  const { queueDepth } = registry.find({ kind: 'primary' }).describe()
+  assert.is(queueDepth, 1, 'the refresh in flight, no second queued')
   primary.reply(STATUS)
   await flush()
   const lines = await samples(metrics, 'spp_port_')
