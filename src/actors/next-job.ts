@@ -1,7 +1,7 @@
 // Which queued command a connection writes next, and which it refuses because it would hurt the
 // process. Pure: the machine applies what this decides.
 import { statusOf } from '../protocol/kinds/status.ts'
-import { hazardOf, needsCores } from '../state/hazards.ts'
+import { hazardOf, needsView } from '../state/hazards.ts'
 import type { ProcessView } from '../state/process-view.ts'
 import { shifted, unshifted, type CommandQueue } from './command-queue.ts'
 import { createJob, live, type Job } from './job.ts'
@@ -25,7 +25,7 @@ export function nextJob(queue: CommandQueue, view: ProcessView | undefined): Nex
     const [job, rest] = next
     queue = rest
     if (!live(job)) continue
-    if (view && job.change && needsCores(view, job.change)) {
+    if (view && job.change && needsView(view, job.change)) {
       const read = createJob(statusOf(view.kind))
       read.promise.catch(() => {}) // nobody waits for it: it fills the view
       return { send: read.job, queue: unshifted(queue, job), refused }

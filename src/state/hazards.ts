@@ -32,8 +32,6 @@ export function needsView(view: ProcessView, change: Change): boolean {
       return false
   }
 }
-/** The name next-job.ts knows it by (it once asked for the worker lcores alone). */
-export const needsCores = needsView
 
 const quoted = (text: string) => JSON.stringify(text)
 

@@ -10,7 +10,7 @@ import {
   type Entry,
   type PortUse,
 } from './normalize.ts'
-import { processId, type ProcessId } from '../protocol/process-id.ts'
+import { idPath, processId, type ProcessId } from '../protocol/process-id.ts'
 import { wire } from '../protocol/tokens.ts'
 import type { Context, Phased, Step } from './steps.ts'
 import { checkComponents, checkClassifier } from './check-components.ts'
@@ -26,8 +26,8 @@ export function planComponents(
   context: Context,
   field: string,
 ): Phased[] {
-  const base = `/v1/${kind}s/${id}`
   const process = processId(kind, Number(id))
+  const base = idPath(process)
   const out: Phased[] = []
   const add = (phase: number, step: Step) => out.push({ phase, step })
   const was = componentsOf(live.components)
