@@ -99,11 +99,13 @@ export class Registry extends EventEmitter<RegistryEvents> {
     const served = this.#served.get(slot)
     if (served && sameId(served.id, id) && active(served)) return this.#resend(served, jobs)
     const held = this.#held.get(slot)
-    if (held && sameId(held.id, id)) return void held.jobs.push(...jobs)
+    if (held && sameId(held.id, id))
+      return void this.#held.set(slot, { ...held, jobs: [...held.jobs, ...jobs] })
     const timer = setTimeout(() => {
+      const late = this.#held.get(slot)?.jobs ?? []
       this.#held.delete(slot)
       const message = `not sent: ${idText(id)} disconnected and did not come back within ${deadlineMs} ms`
-      for (const job of jobs) refuse(job, message, 'PROCESS_UNAVAILABLE')
+      for (const job of late) refuse(job, message, 'PROCESS_UNAVAILABLE')
     }, deadlineMs)
     this.#held.set(slot, { id, jobs, timer })
   }

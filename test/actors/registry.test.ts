@@ -128,6 +128,26 @@ test('held commands fail when another kind takes the id, or when its deadline pa
   )
 })
 
+test('commands held twice for one process wait together: sent together, or failed together', async () => {
+  const registry = new Registry()
+  const first = createJob(nfv.forward())
+  const second = createJob(nfv.stop())
+  registry.hold({ kind: 'nfv', clientId: 1 }, [first.job], 60_000)
+  registry.hold({ kind: 'nfv', clientId: 1 }, [second.job], 60_000)
+  const back = peer('nfv', 1)
+  back.claim(registry)
+  assert.equal(back.link.written, ['_get_client_id', 'forward'])
+  back.link.reply('forward')
+  assert.is(await outcome(first.promise), 'ok')
+  assert.equal(back.link.written, ['_get_client_id', 'forward', 'stop'])
+  const a = createJob(nfv.forward())
+  const b = createJob(nfv.stop())
+  registry.hold({ kind: 'nfv', clientId: 3 }, [a.job], 1)
+  registry.hold({ kind: 'nfv', clientId: 3 }, [b.job], 1)
+  const gone = 'PROCESS_UNAVAILABLE not sent: nfv:3 disconnected and did not come back within 1 ms'
+  assert.equal(await Promise.all([outcome(a.promise), outcome(b.promise)]), [gone, gone])
+})
+
 test('close fails every held command, and any handed over after it', async () => {
   const registry = new Registry()
   const held = createJob(nfv.forward())
