@@ -9,9 +9,10 @@ import { HANDSHAKES } from '../protocol/handshake.ts'
 import { idText, processId, type ProcessId } from '../protocol/process-id.ts'
 import { eraLabel, firstLearnt, learn, type Learnt } from '../protocol/release.ts'
 import { fail } from '../protocol/result.ts'
-import { emptyView, nextView, type ProcessView } from '../state/process-view.ts'
+import { emptyView, type ProcessView } from '../state/process-view.ts'
 import { emptyQueue, joins, jobsOf, pushed, type CommandQueue } from './command-queue.ts'
-import { answer, effectOfReply, refuse, type Job, type Outcome } from './job.ts'
+import { answer, refuse, type Job, type Outcome } from './job.ts'
+import { settling } from './reply-outcome.ts'
 import type { Settled } from './settled.ts'
 import { nextJob } from './next-job.ts'
 import { socketLink, type LinkEvent } from './socket-link.ts'
@@ -64,37 +65,6 @@ function admitted(context: Context, job: Job): { queue: CommandQueue } | { refus
   const { queue, maxQueue } = context
   if (joins(queue, job) || queue.length < maxQueue) return { queue: pushed(queue, job) }
   return { refused: `${label(context)} has ${maxQueue} commands waiting: try again later` }
-}
-
-// A reply is settled once: the guard that looks ahead and the action that settles share the
-// result, by the last one worked out (both are pure functions of the context and the reply, so a
-// miss only works it out again).
-let last: { context: Context; reply: Outcome; result: ReturnType<typeof settle> } | undefined
-
-/** The view after the command in flight settles with `reply`, and what it did. Pure. */
-function settling(context: Context, reply: Outcome) {
-  const same =
-    last?.context === context &&
-    (last.reply === reply || (last.reply.ok && reply.ok && last.reply.value === reply.value))
-  if (same) return last!.result
-  const result = settle(context, reply)
-  last = { context, reply, result }
-  return result
-}
-
-function settle(context: Context, reply: Outcome) {
-  const { inFlight, view, learnt } = context
-  if (!inFlight || !view) return undefined
-  const outcome = effectOfReply(inFlight.job, reply)
-  if (!outcome.ok) return { outcome, after: view, learnt }
-  const next = nextView(view, outcome.value, Date.now())
-  const shows = 'shows' in outcome.value && learnt ? outcome.value.shows : undefined
-  return {
-    outcome,
-    after: next.ok ? next.value : view,
-    learnt: shows ? learn(learnt!, shows) : learnt,
-    fault: next.ok ? undefined : next.message,
-  }
 }
 
 /** Whether a command would be written with this queue and view (none refused or left). */
