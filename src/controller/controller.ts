@@ -10,6 +10,7 @@ import { connectionGuard } from '../http/connection-guard.ts'
 import { EventHub } from '../observe/event-hub.ts'
 import { observeProcesses } from '../observe/observe-processes.ts'
 import { createApp } from '../http/app.ts'
+import { startServices } from './services.ts'
 import { startHttpServer, type HttpServerOptions } from '../http/server.ts'
 import { driftMetrics } from '../observe/drift-metrics.ts'
 import { createMetrics } from '../observe/metrics.ts'
@@ -58,6 +59,19 @@ export async function startController(options: ControllerOptions) {
   const events = { maxPendingPerClient: options.maxPendingEventsPerClient, heartbeatMs: 15_000 }
   // The clients in force: replaced whole when the auth file is read again (reloadClients).
   let clients = options.clients
+  const services = startServices({
+    registry,
+    log,
+    hub,
+    metrics,
+    statusReads: { maxAgeMs: options.statusMaxAgeMs, now: options.statusClock },
+    remember: store && {
+      store,
+      mode: options.restore ?? 'on',
+      onRestore: (outcome) => drift?.observeRestore(outcome),
+    },
+    clock: options.clock,
+  })
   const app = createApp({
     registry,
     log,
@@ -66,19 +80,15 @@ export async function startController(options: ControllerOptions) {
     metrics,
     events,
     nfvStatus: options.nfvStatus,
-    statusReads: { maxAgeMs: options.statusMaxAgeMs, now: options.statusClock },
     access: {
       clients: clients && (() => clients!),
       allowReadAnonymous: options.allowReadAnonymous,
     },
-    remember: store && {
-      store,
-      mode: options.restore ?? 'on',
-      onRestore: (outcome) => drift?.observeRestore(outcome),
-    },
-    clock: options.clock,
+    services,
+    journal: store,
     sysfsCpu: options.sysfsCpu,
   })
+  const { memory, restorer } = services
   const limit = openFilesLimit()
   const maxApiConnections = options.maxApiConnections ?? fdBudget(limit ?? 1024).maxApiConnections
   if (limit !== undefined && fdsNeeded(maxApiConnections, options.maxUnidentified) > limit)
@@ -133,7 +143,8 @@ export async function startController(options: ControllerOptions) {
     (await startControllerFleet({
       ...{ settings: options.fleet, registry, hub, metrics, log },
       api: { host, port: apiPort },
-      remembering: app.remembering && { ...app.remembering, mode: options.restore ?? 'on' },
+      // The fleet takes what etcd desires into memory and has it restored.
+      remembering: memory && restorer && { memory, restorer, mode: options.restore ?? 'on' },
     }))
   if (!options.clients && !host.startsWith('127.'))
     log.warn(
@@ -145,6 +156,8 @@ export async function startController(options: ControllerOptions) {
     registry,
     hub,
     app,
+    /** What it remembers, its applies and restores (src/controller/services.ts). */
+    services,
     /** The node HTTP server under the app (TCP; the unix socket's is `apiSocketServer`). */
     httpServer: http.server,
     apiSocketServer: servers[1]?.server,
@@ -182,7 +195,7 @@ export async function startController(options: ControllerOptions) {
     /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
     async close() {
       await fleet?.close() // its alive key goes at once, not at the lease's end
-      app.confirmations.close() // one pending is undone by the next start
+      services.confirmations.close() // one pending is undone by the next start
       processes.close(false)
       hub.close() // event streams would otherwise keep their connections open
       const drained = Promise.all(servers.map((server) => server.stop()))

@@ -4,32 +4,35 @@ import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { RequestIdVariables } from 'hono/request-id'
 import { routePath } from 'hono/route'
 import type { Logger } from 'pino'
-import { ChangeLedger } from '../actors/change-ledger.ts'
+import type { ChangeLedger } from '../actors/change-ledger.ts'
 import type { Registry } from '../actors/registry.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
-import { StatusReads, type StatusReadsOptions } from '../observe/status-reads.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
-import type { Store } from '../store/store.ts'
-import { applyMetrics } from '../observe/apply-metrics.ts'
-import { createApplier } from '../topology/apply.ts'
 import { LiveTopology } from '../topology/live-topology.ts'
-import { stepSender, type JournaledRequest } from '../topology/send-step.ts'
-import { Memory } from '../remember/memory.ts'
-import { startConfirmations, type Clock } from '../remember/confirmation.ts'
-import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
+import type { JournaledRequest } from '../topology/send-step.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
-import { notFound, onError, STATUS } from './errors.ts'
+import { notFound, onError } from './errors.ts'
 import { bodilessHeads } from './json.ts'
 import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
 import { recordChanges } from './record-changes.ts'
 import { requestIds } from './request-id.ts'
-import { mount, type EventStreamOptions, type JournalSource } from './route.ts'
+import { mount, type Deps, type EventStreamOptions, type JournalSource } from './route.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
 import { bodyLimits } from './validate.ts'
+
+/** What the controller runs beside its listeners, made by src/controller/services.ts. */
+export type AppServices = Pick<
+  Deps,
+  'memory' | 'restorer' | 'confirmations' | 'applier' | 'reads'
+> & {
+  ledger: ChangeLedger
+  /** Told each journaled change once it is durable (the event stream's `journal.entry`). */
+  onJournaled: (request: JournaledRequest) => void
+}
 
 export type AppOptions = {
   registry: Registry
@@ -44,14 +47,10 @@ export type AppOptions = {
   sysfsCpu?: string
   /** Who may do what (--auth-file, --allow-read-anonymous); without clients, anyone may. */
   access?: Omit<AuthenticateOptions, 'publicPaths'>
-  /** The state directory's store (none with --state-dir none), --restore, and restores counted. */
-  remember?: { store: Store; mode: RestoreMode; onRestore: (outcome: RestoreOutcome) => void }
+  /** What the controller runs beside its listeners (src/controller/services.ts). */
+  services: AppServices
   /** The change journal GET /v1/journal reads (the store); without it, that answers 404. */
   journal?: JournalSource
-  /** The time and timer of confirmations (confirm_within), node's unless a test gives its own. */
-  clock?: Clock
-  /** How long a status read answers every reader again (--status-max-age), and its clock. */
-  statusReads?: StatusReadsOptions
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -100,58 +99,8 @@ export function createApp(options: AppOptions) {
   )
   app.use(bodyLimits({ maxBytes: maxBodyBytes }))
   // Every change is remembered, and journaled, before its answer goes out.
-  const { remember } = options
-  const memory = remember && new Memory(remember.store, registry, log)
-  const ledger = new ChangeLedger(registry)
-  const onJournaled = ({ by, requestId, method, path, status }: JournaledRequest) =>
-    hub.publish('journal.entry', { by, request_id: requestId, method, path, status })
+  const { memory, ledger, onJournaled, applier, confirmations, restorer, reads } = options.services
   app.use(recordChanges({ ledger, memory, onJournaled }))
-  // Apply and restore steps are asked through the processes' handles with the routes' table and
-  // checks, and remembered as a request's changes are.
-  const send = stepSender({
-    registry,
-    ledger,
-    statusOf: (code) => STATUS[code],
-    log,
-    remember:
-      memory &&
-      ((changes, step, restoring, group) => memory.record(changes, [], step, restoring, group)),
-    onJournaled,
-  })
-  // An apply plans once the restores under way are over.
-  const applier = createApplier({
-    registry,
-    hub,
-    log,
-    send,
-    settled: async () => memory?.settled(),
-    note: (run, note) => memory?.note(run, note) ?? (() => {}),
-    keep: async (before, run, note) => memory?.keepBefore(before, run, note),
-    refuse: () => confirmations.refusal(),
-  })
-  // An apply made with confirm_within is undone unless confirmed in time; one pending when the
-  // controller stopped is undone now (and counted: the metrics first).
-  const countConfirmation = applyMetrics(metrics.registry, () => confirmations.pending())
-  const confirmations = startConfirmations({
-    store: remember?.store,
-    applier: () => applier,
-    hub,
-    log,
-    clock: options.clock,
-    onOutcome: countConfirmation,
-  })
-  const restorer =
-    remember &&
-    startRestorer({
-      registry,
-      memory: memory!,
-      hub,
-      log,
-      mode: remember.mode,
-      onOutcome: remember.onRestore,
-      send,
-    })
-  const reads = new StatusReads(registry, options.statusReads)
   const deps = {
     registry,
     processes: processesOf(registry, reads),
@@ -165,7 +114,7 @@ export function createApp(options: AppOptions) {
     events,
     present: presenters(nfvStatus),
     applier,
-    journal: options.journal ?? remember?.store,
+    journal: options.journal,
     sysfsCpu: options.sysfsCpu ?? '/sys/devices/system/cpu',
     openApiJson: openApiJson(),
   }
@@ -173,11 +122,7 @@ export function createApp(options: AppOptions) {
   app.route('/', assetRoutes()) // the files the pages load (src/ui)
   app.notFound(notFound)
   app.onError(onError((err) => log.error({ err }, 'unexpected error while serving a request')))
-  // The fleet (--etcd) takes what etcd desires into memory and has it restored.
-  return Object.assign(app, {
-    remembering: memory && restorer && { memory, restorer },
-    confirmations,
-  })
+  return app
 }
 
 const routeLabels = new Map<string, string>()

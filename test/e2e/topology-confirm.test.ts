@@ -36,7 +36,7 @@ const metric = async (h: Harness, sample: string) => {
   return line === undefined ? undefined : Number(line.slice(sample.length + 1))
 }
 const pendingKept = (h: Remembering) =>
-  h.controller.app.remembering!.memory.store.meta('apply.confirmation')
+  h.controller.services.memory!.store.meta('apply.confirmation')
 
 test('an apply not confirmed in time is undone: shown until then, alone, in events and metrics', () => {
   const time = testClock()

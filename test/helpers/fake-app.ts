@@ -2,6 +2,7 @@
 // port: a route's test sends real requests through node's server; the processes are scripted.
 import { Registry } from '../../src/actors/registry.ts'
 import { createApp } from '../../src/http/app.ts'
+import { startServices } from '../../src/controller/services.ts'
 import { silentLogger } from '../../src/log/logger.ts'
 import { EventHub } from '../../src/observe/event-hub.ts'
 import { createMetrics } from '../../src/observe/metrics.ts'
@@ -52,6 +53,7 @@ export async function fakeApp(processes: FakeProcess[]) {
     maxBodyBytes: 64 * 1024,
     hub,
     metrics,
+    services: startServices({ registry, log: silentLogger(), hub, metrics }),
     events: { maxPendingPerClient: 8, heartbeatMs: 60_000 },
   })
   return {

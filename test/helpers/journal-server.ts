@@ -3,6 +3,7 @@
 import { Registry } from '../../src/actors/registry.ts'
 import type { Client } from '../../src/auth/clients.ts'
 import { createApp } from '../../src/http/app.ts'
+import { startServices } from '../../src/controller/services.ts'
 import { silentLogger } from '../../src/log/logger.ts'
 import { EventHub } from '../../src/observe/event-hub.ts'
 import { createMetrics } from '../../src/observe/metrics.ts'
@@ -47,6 +48,7 @@ export function withJournalServer(
       maxBodyBytes: 64 * 1024,
       hub,
       metrics,
+      services: startServices({ registry, log: silentLogger(), hub, metrics }),
       events: { maxPendingPerClient: 8, heartbeatMs: 60_000 },
       access: { clients },
       journal: store,
