@@ -101,12 +101,16 @@ export class Registry extends EventEmitter<RegistryEvents> {
     const held = this.#held.get(slot)
     if (held && sameId(held.id, id))
       return void this.#held.set(slot, { ...held, jobs: [...held.jobs, ...jobs] })
-    const timer = setTimeout(() => {
-      const late = this.#held.get(slot)?.jobs ?? []
-      this.#held.delete(slot)
-      const message = `not sent: ${idText(id)} disconnected and did not come back within ${deadlineMs} ms`
-      for (const job of late) refuse(job, message, 'PROCESS_UNAVAILABLE')
-    }, deadlineMs)
+    // Another kind held in the same slot (nfv:1, then vf:1) can no longer come back to it.
+    if (held) this.#release(slot, `not sent: ${idText(id)} took over the id`)
+    const timer = setTimeout(
+      () =>
+        this.#release(
+          slot,
+          `not sent: ${idText(id)} disconnected and did not come back within ${deadlineMs} ms`,
+        ),
+      deadlineMs,
+    )
     this.#held.set(slot, { id, jobs, timer })
   }
 
@@ -186,6 +190,15 @@ export class Registry extends EventEmitter<RegistryEvents> {
     )
   }
 
+  /** Refuses what is held in a slot, and forgets it. */
+  #release(slot: string, message: string) {
+    const held = this.#held.get(slot)
+    if (!held) return
+    this.#held.delete(slot)
+    clearTimeout(held.timer)
+    for (const job of held.jobs) refuse(job, message, 'PROCESS_UNAVAILABLE')
+  }
+
   #refuseAll(jobs: Job[]) {
     for (const job of jobs)
       refuse(job, 'not sent: the controller is shutting down', 'CONNECTION_CLOSED')
@@ -220,12 +233,11 @@ export class Registry extends EventEmitter<RegistryEvents> {
     this.emit('registered', entry.handle, replaced?.handle)
     const held = this.#held.get(slot)
     if (!held) return
+    if (!sameId(held.id, entry.id))
+      return this.#release(slot, `not sent: ${idText(entry.id)} took over the id`)
     this.#held.delete(slot)
     clearTimeout(held.timer)
-    if (sameId(held.id, entry.id)) this.#resend(entry, held.jobs)
-    else
-      for (const job of held.jobs)
-        refuse(job, `not sent: ${idText(entry.id)} took over the id`, 'PROCESS_UNAVAILABLE')
+    this.#resend(entry, held.jobs)
   }
 
   #resend(entry: Entry, jobs: Job[]) {

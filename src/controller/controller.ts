@@ -118,6 +118,7 @@ export async function startController(options: ControllerOptions) {
   } catch (error) {
     processes.close(true)
     guard.stop()
+    services.confirmations.close()
     await Promise.all(servers.map((server) => server.stop()))
     await store?.close()
     throw error

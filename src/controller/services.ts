@@ -29,12 +29,9 @@ export type ServicesOptions = {
   statusReads?: StatusReadsOptions
 }
 
-export type Services = ReturnType<typeof startServices>
-
 /** Makes them; `confirmations.close()` when the controller stops. */
 export function startServices(options: ServicesOptions) {
   const { registry, log, hub, metrics, remember } = options
-  // Every change is remembered, and journaled, before its answer goes out.
   const memory = remember && new Memory(remember.store, registry, log)
   const ledger = new ChangeLedger(registry)
   const onJournaled = ({ by, requestId, method, path, status }: JournaledRequest) =>

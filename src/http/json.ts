@@ -1,4 +1,4 @@
-// Success answers: JSON serialised once per shared reply, and 204 with nothing at all.
+// Success answers: JSON serialised once per shared reply, and 204 and 304 with nothing at all.
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
@@ -19,7 +19,8 @@ export function json(c: Context, value: object): Response {
 // were given, whereas one with a null body becomes a whole fetch Response the first time its
 // status is read (hono's methodNotAllowed reads every answer's). The string is never sent:
 // `bodilessHeads` writes the head alone. Without node (app.request) the answer is a fetch Response,
-// which may have no body at these statuses.
+// which may have no body at these statuses. So nothing may make a whole Response of one served by
+// node (read its body, clone it, or call c.header() after it is made): that throws at 204 or 304.
 const bodiless = (c: Context, status: 204 | 304): Response =>
   c.newResponse((c.env as Partial<HttpBindings> | undefined)?.outgoing ? '' : null, status)
 

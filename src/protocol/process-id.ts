@@ -62,7 +62,8 @@ export const sameId = (a: ProcessId, b: ProcessId): boolean =>
 export const slotOf = (id: ProcessId): string =>
   id.kind === 'primary' ? 'primary' : `#${id.clientId}`
 
-const TEXT = /^(?:primary|(nfv|vf|mirror|pcap)s?[:/](0|[1-9][0-9]{0,4}))$/
+/** What names a process as text: `vf:2`, `vfs/2`, `primary` (parseId also caps a client id). */
+export const ID_PATTERN = /^(?:primary|(nfv|vf|mirror|pcap)s?[:/](0|[1-9][0-9]{0,4}))$/
 
 /**
  * The process a text names, or undefined: `vf:2` (the spelling everything prints), also `vfs/2`
@@ -70,7 +71,7 @@ const TEXT = /^(?:primary|(nfv|vf|mirror|pcap)s?[:/](0|[1-9][0-9]{0,4}))$/
  * that one process has one name.
  */
 export function parseId(text: string): ProcessId | undefined {
-  const match = TEXT.exec(text.trim())
+  const match = ID_PATTERN.exec(text.trim())
   if (!match) return undefined
   const [, kind, id] = match
   if (kind === undefined) return PRIMARY
@@ -78,7 +79,7 @@ export function parseId(text: string): ProcessId | undefined {
   return clientId > 65535 ? undefined : { kind: KINDS[kind]!, clientId }
 }
 
-/** What `parseId` accepts, as every refusal of a process's name says it. */
+/** How every refusal of a process's name says what it takes (pcap:4 and vfs/2 are read too). */
 export const ID_SYNTAX = 'a process as vf:2, nfv:1, mirror:3 or primary'
 
 /** A valibot check that a text names a process (`parseId`), refused with ID_SYNTAX. */

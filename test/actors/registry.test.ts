@@ -148,6 +148,19 @@ test('commands held twice for one process wait together: sent together, or faile
   assert.equal(await Promise.all([outcome(a.promise), outcome(b.promise)]), [gone, gone])
 })
 
+test("one slot, two kinds: commands held for vf:1 after nfv:1's are refused for nfv:1 at once, vf:1's at their own deadline", async () => {
+  const registry = new Registry()
+  const nfvJob = createJob(nfv.forward())
+  registry.hold({ kind: 'nfv', clientId: 1 }, [nfvJob.job], 60_000)
+  const vfJob = createJob(nfv.stop())
+  registry.hold({ kind: 'vf', clientId: 1 }, [vfJob.job], 1)
+  assert.is(await outcome(nfvJob.promise), 'PROCESS_UNAVAILABLE not sent: vf:1 took over the id')
+  assert.is(
+    await outcome(vfJob.promise),
+    'PROCESS_UNAVAILABLE not sent: vf:1 disconnected and did not come back within 1 ms',
+  )
+})
+
 test('close fails every held command, and any handed over after it', async () => {
   const registry = new Registry()
   const held = createJob(nfv.forward())

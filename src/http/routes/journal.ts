@@ -1,6 +1,6 @@
 // GET /v1/journal: who changed what and when, newest first, from the store's journal.
 import * as v from 'valibot'
-import { idText, namesProcess, parseId } from '../../protocol/process-id.ts'
+import { ID_PATTERN, ID_SYNTAX, idText, namesProcess, parseId } from '../../protocol/process-id.ts'
 import type { JournalRecord } from '../../store/store.ts'
 import { json } from '../json.ts'
 import type { Route } from '../route.ts'
@@ -19,6 +19,7 @@ export const JournalParams = v.strictObject(
     process: v.optional(
       v.pipe(
         v.string(once),
+        v.regex(ID_PATTERN, ID_SYNTAX), // the pattern /openapi.json shows
         namesProcess,
         v.description('only the changes to this process: primary, nfv:1, vf:2, mirror:3, pcap:4'),
         // as the journal names it: `vfs/2` asks for vf:2
