@@ -1,20 +1,30 @@
-// The ETag of a topology: its configuration only, so that traffic counters never make it stale.
+// The ETag of a topology: all of it but traffic counters, so that they never make it stale.
 import { createHash } from 'node:crypto'
 import type { TopologyDocument } from './read-topology.ts'
 
-/** A strong ETag of everything but the primary's counters (its port ids count). */
-export function topologyEtag({ primary, nfvs, vfs, mirrors }: TopologyDocument): string {
+/** What a primary's port reports as traffic: counters that change with every packet. */
+const PHY_COUNTERS = new Set(['rx', 'tx', 'tx_drop'])
+const RING_COUNTERS = new Set(['rx', 'rx_drop', 'tx', 'tx_drop'])
+const without = (counters: ReadonlySet<string>) => (port: object) =>
+  Object.fromEntries(Object.entries(port).filter(([key]) => !counters.has(key)))
+
+/**
+ * A strong ETag of the whole document but the primary's traffic counters: its ports' ids, eth
+ * and flow rules count, and so does whatever else it shows (a 2020 primary's forwarder and pipes),
+ * as do the pcaps.
+ */
+export function topologyEtag(document: TopologyDocument): string {
+  const { primary } = document
   const config = {
+    ...document,
     primary:
       'phy_ports' in primary
         ? {
-            phy: primary.phy_ports.map(({ id, eth }) => [id, eth]),
-            ring: primary.ring_ports.map(({ id }) => id),
+            ...primary,
+            phy_ports: primary.phy_ports.map(without(PHY_COUNTERS)),
+            ring_ports: primary.ring_ports.map(without(RING_COUNTERS)),
           }
         : primary,
-    nfvs,
-    vfs,
-    mirrors,
   }
   const hash = createHash('sha256').update(JSON.stringify(config)).digest('base64url')
   return `"${hash.slice(0, 27)}"`

@@ -106,6 +106,33 @@ test('a pipe over other rings and an Idle forwarder: stop, reset, delete, add, p
     ERA_2020,
   ))
 
+test("the topology's ETag follows the forwarder: a plan made before another change is refused", () =>
+  withHarness(
+    PROCESSES,
+    async (h) => {
+      const planned = await h.api('POST', '/v1/topology/plan', CHAIN)
+      assert.is(planned.status, 200, planned.text)
+      const etag = planned.headers.get('etag')!
+      const shown = await h.api('GET', '/v1/topology', undefined, { 'If-None-Match': etag })
+      assert.is(shown.status, 304)
+      // Someone else adds a port to the forwarder: the plan above never saw it.
+      const added = await h.api('PUT', '/v1/primary/ports', { action: 'add', port: 'ring:1' })
+      assert.is(added.status, 204, added.text)
+      const read = await h.api('GET', '/v1/topology', undefined, { 'If-None-Match': etag })
+      assert.is(read.status, 200)
+      const sent = commandsOf(h.sim('primary')).length
+      const applied = await h.api('POST', '/v1/topology/apply', CHAIN, { 'If-Match': etag })
+      assert.is(applied.status, 412, applied.text)
+      assert.equal(
+        commandsOf(h.sim('primary'))
+          .slice(sent)
+          .filter((line) => line !== 'status'),
+        [],
+      )
+    },
+    ERA_2020,
+  ))
+
 test('an 18.11 primary asked for a forwarder: 422 naming the field, nothing sent', () =>
   withHarness(PROCESSES, async (h) => {
     const r = await h.api('POST', '/v1/topology/apply', CHAIN)

@@ -29,6 +29,36 @@ test('any change of configuration changes it: a ring id, an nfv status, an unrea
   assert.is.not(topologyEtag({ ...doc(0), primary: { error: 'no reply' } }), tag)
 })
 
+// A 2020 primary, as real SPP answered its status (../shared/real-spp), with traffic counters.
+const primary2020 = (rx: number, forwarder = 'idling', flow: object[] = []) => ({
+  'master-lcore': 0,
+  lcores: [0, 1],
+  forwarder: { status: forwarder, ports: ['phy:0', 'phy:1'], patches: [] },
+  phy_ports: [
+    { id: 0, eth: 'ae:d7:c1:32:08:8e', rx, tx: rx, tx_drop: 0, nof_queues: { rx: 1, tx: 1 }, flow },
+  ],
+  ring_ports: [{ id: 0, rx, rx_drop: 0, tx: rx, tx_drop: 0 }],
+  pipes: [],
+})
+const doc2020 = (primary: object, pcaps?: TopologyDocument['pcaps']): TopologyDocument => ({
+  ...doc(0),
+  primary: primary as TopologyDocument['primary'],
+  ...(pcaps ? { pcaps } : {}),
+})
+
+test("a 2020 primary's forwarder and flow rules and the pcaps count; its counters do not", () => {
+  const tag = topologyEtag(doc2020(primary2020(0)))
+  assert.is(topologyEtag(doc2020(primary2020(987))), tag)
+  assert.is.not(topologyEtag(doc2020(primary2020(0, 'running'))), tag)
+  const rule = { rule_id: 0, pattern: ['eth'], actions: ['queue index 1'] }
+  assert.is.not(topologyEtag(doc2020(primary2020(0, 'idling', [rule]))), tag)
+  const pcap = { 'client-id': 4, status: 'idle' as const, core: [] }
+  const withPcap = topologyEtag(doc2020(primary2020(0), { '4': pcap }))
+  assert.is.not(withPcap, tag)
+  const running = { ...pcap, status: 'running' as const }
+  assert.is.not(topologyEtag(doc2020(primary2020(0), { '4': running })), withPcap)
+})
+
 test('If-Match: *, or any tag of a list; weak tags and others never match', () => {
   const CASES: [string, boolean][] = [
     ['*', true],
