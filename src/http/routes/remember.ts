@@ -10,7 +10,7 @@ import { driftDocument, driftOf, inSync } from '../../remember/drift.ts'
 import type { Memory } from '../../remember/memory.ts'
 import { entriesOf, idOfKey, storeKey } from '../../topology/process-config.ts'
 import { ID_SYNTAX, idText, parseId, ProcessName } from '../../protocol/process-id.ts'
-import { ifMatchHolds } from '../../topology/etag.ts'
+import { ifMatchHolds, ifNoneMatchHolds } from '../../topology/etag.ts'
 import { shownStep } from '../../topology/plan.ts'
 import { noContent, notModified } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
@@ -73,7 +73,7 @@ export const rememberRoutes: Route[] = [
       const etag = etagOf(memory)
       c.header('ETag', etag)
       const ifNoneMatch = c.req.header('If-None-Match')
-      if (ifNoneMatch !== undefined && ifMatchHolds(ifNoneMatch, etag)) return notModified(c)
+      if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return notModified(c)
       return c.json(memory.store.remembered())
     },
   },
