@@ -149,6 +149,25 @@ test('an apply confirmed in time stays: its timer is cancelled, confirmed once',
   )
 })
 
+test('an apply with nothing to do waits for no confirmation: the next apply comes at once', () => {
+  const time = testClock()
+  return withRemembering(
+    PRIMARY_NFV_VF,
+    async (h) => {
+      const r = await h.api('POST', '/v1/topology/apply?confirm_within=60', {})
+      assert.is(r.status, 200, r.text)
+      const answer = r.json() as { done: unknown[]; confirmation?: Shown }
+      assert.equal([answer.done, answer.confirmation], [[], undefined])
+      assert.equal(time.timers, [], 'no deadline')
+      assert.is(pendingKept(h), undefined)
+      assert.is((await topology(h)).confirmation, undefined)
+      const next = await h.api('POST', '/v1/topology/apply', CHAIN)
+      assert.is(next.status, 200, next.text)
+    },
+    { clock: time.clock },
+  )
+})
+
 test('the CLI: apply --confirm-within says until when; one expires, one is confirmed with confirm', () => {
   const time = testClock()
   return withRemembering(

@@ -109,8 +109,9 @@ export async function applyAnswer(
       throw error
     })
   if (confirmed) {
-    // Something of the apply is left (all done, or kept): it is undone unless confirmed in time.
-    const left = !('failed' in result) || (result.undone === undefined && result.done.length > 0)
+    // Something of the apply is left (done, and not undone): it is undone unless confirmed in
+    // time. An apply that had nothing to do leaves nothing to confirm.
+    const left = result.done.length > 0 && !('failed' in result && result.undone !== undefined)
     await (left ? confirmed.arm(id) : confirmed.drop(id))
   }
   // Each step as answers show it (shownStep), the keys in the order the applier gave them.
@@ -148,7 +149,7 @@ const example = { nfvs: { '1': { status: 'Running' } } }
 const refused = 'The desired state would be refused by a process: `refused key(field): reason`'
 
 /**
- * GET /v1/topology (200 with an ETag of the configuration and the age of its oldest read, or 304
+ * GET /v1/topology (200 with an ETag of all but counters and the age of its oldest read, or 304
  * when If-None-Match holds that ETag), plan and apply.
  */
 export const topologyRoutes: Route[] = [
