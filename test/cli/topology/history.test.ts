@@ -4,6 +4,7 @@ import { Readable } from 'node:stream'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
+import { parseDuration } from '../../../src/cli/topology/history.ts'
 import { runTopology } from '../../../src/cli/topology/topology.ts'
 import { buildDist } from '../../helpers/build.ts'
 import { withRemembering, type Remembering } from '../../helpers/remember.ts'
@@ -21,6 +22,18 @@ async function threeRevisions(h: Remembering) {
   assert.is((await h.api('POST', '/v1/vfs/2/components', fwd)).status, 204)
   assert.is((await h.api('POST', '/v1/topology/apply', CHAIN)).status, 200)
 }
+
+test('--confirm-within takes 90s, 5m, 1h30m, or a number alone as seconds', () => {
+  const CASES: [string, number][] = [
+    ['300', 300],
+    ['90s', 90],
+    ['5m', 300],
+    ['1h30m', 5400],
+  ]
+  for (const [text, seconds] of CASES) assert.is(parseDuration(text), seconds, text)
+  for (const text of ['', '5x', '1.5m', '-3', '5m 3s'])
+    assert.throws(() => parseDuration(text), /--confirm-within takes/, text)
+})
 
 test('history is a table, newest first; history REV the document; --diff what going back changes', () =>
   withRemembering(PRIMARY_NFV_VF, async (h) => {
