@@ -149,7 +149,10 @@ export function parseDesired(input: unknown): DesiredDocument {
   const issue = parsed.issues[0]
   const key = fieldPath(issue)
   if (issue.input === undefined) throw invalid(`key(${key}) required.`)
-  if (issue.type === 'strict_object') throw invalid(`unknown key(${key}): ${issue.message}`)
+  // A strict object names a key it does not take with `never`; an input that is no object at all
+  // is a value of the wrong type, shown as any other.
+  if (issue.type === 'strict_object' && issue.expected === 'never')
+    throw invalid(`unknown key(${key}): ${issue.message}`)
   const shown =
     typeof issue.input === 'string'
       ? preview(issue.input, 64)

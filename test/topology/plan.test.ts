@@ -358,6 +358,12 @@ test('a bad document names the field by its path', () => {
     /^invalid key\(vfs\.2\.components\[1\]\.core\): .*200/,
   )
   assert.throws(() => parseDesired({ vf: {} }), /unknown key\(vf\)/)
+  // a port written as text where an object is wanted: a value of the wrong type, not a key
+  const textPort = { ...comp('a', 2, 'forward'), rx_port: ['ring:0'] }
+  assert.throws(
+    () => parseDesired({ vfs: { '2': { components: [textPort] } } }),
+    /^invalid key\(vfs\.2\.components\[0\]\.rx_port\[0\]\): "ring:0" \(Invalid type: Expected Object/,
+  )
 })
 
 test.run()
