@@ -55,9 +55,16 @@ function forget(c: Context, deps: Deps, key: ProcessKey) {
   return noContent(c)
 }
 
-const SECTIONS = ['nfvs', 'vfs', 'mirrors'] as const
-const isSection = (kind: string): kind is (typeof SECTIONS)[number] =>
-  (SECTIONS as readonly string[]).includes(kind)
+/** Forgets the process `text` names (any spelling parseId reads), or says why it cannot. */
+function forgetNamed(c: Context, deps: Deps, text: string) {
+  const id = parseId(text)
+  if (!id)
+    throw new ControllerError('INVALID_REQUEST', `${JSON.stringify(text)}: expected ${ID_SYNTAX}`)
+  const key = storeKey(id)
+  if (!key)
+    throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${idText(id)}`)
+  return forget(c, deps, key)
+}
 
 /** What is remembered, the drift from it, and restores. */
 export const rememberRoutes: Route[] = [
@@ -84,33 +91,18 @@ export const rememberRoutes: Route[] = [
       'Forget a remembered process (vf:2, nfv:1, mirror:3, primary): it will not be restored; If-Match: an ETag of GET /v1/topology/desired',
     success: 204,
     errors: { 404: 'Nothing is remembered for it', 412: 'The remembered document changed' },
-    handle: (c, deps) => {
-      const text = c.req.param('process')!
-      const id = parseId(text)
-      if (!id)
-        throw new ControllerError(
-          'INVALID_REQUEST',
-          `${JSON.stringify(text)}: expected ${ID_SYNTAX}`,
-        )
-      const key = storeKey(id)
-      if (!key)
-        throw new ControllerError('NOTHING_REMEMBERED', `nothing is remembered for ${idText(id)}`)
-      return forget(c, deps, key)
-    },
+    handle: (c, deps) => forgetNamed(c, deps, c.req.param('process')!),
   },
   {
     method: 'delete',
     path: '/v1/topology/desired/{kind}/{client_id}',
     summary:
-      'Forget a remembered process, as the path above (kind: nfvs, vfs or mirrors): the spelling of earlier releases',
+      'Forget a remembered process, as the path above (kind: nfvs, vfs or mirrors, or nfv, vf, mirror): the spelling of earlier releases',
     success: 204,
     errors: { 404: 'Nothing is remembered for it', 412: 'The remembered document changed' },
-    handle: (c, deps) => {
-      const kind = c.req.param('kind')!
-      if (!isSection(kind))
-        throw new ControllerError('NOTHING_REMEMBERED', `${kind}: expected nfvs, vfs or mirrors`)
-      return forget(c, deps, { section: kind, clientId: Number(c.req.param('client_id')) })
-    },
+    // `vfs/2` and `vf/2` alike, as parseId reads them everywhere else
+    handle: (c, deps) =>
+      forgetNamed(c, deps, `${c.req.param('kind')!}/${c.req.param('client_id')!}`),
   },
   {
     method: 'get',
