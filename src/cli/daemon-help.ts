@@ -10,7 +10,8 @@ export const SUBCOMMANDS = ['topology', 'fleet', 'journal', 'auth'] as const
 export function usage(budget: ReturnType<typeof fdBudget>, limit: number | undefined) {
   const limitText = limit === undefined ? 'no limit read' : `open-files limit ${limit}`
   return `Usage: spp-ctl [options]
-       spp-ctl topology get|plan|apply|desired|drift|restore [--url URL] (spp-ctl topology --help)
+       spp-ctl topology get|plan|apply|history|rollback|confirm|desired|drift|restore
+                        [--url URL]                            (spp-ctl topology --help)
        spp-ctl fleet ls|get|plan|apply|serve [--etcd URL]      (spp-ctl fleet --help)
        spp-ctl journal [--follow] [--process vf:2] [--url URL] (spp-ctl journal --help)
        spp-ctl auth add|ls|rm NAME [--auth-file FILE]          (spp-ctl auth --help)
