@@ -34,7 +34,8 @@ export function nextPcapView(view: PcapView, effect: EffectOf<'pcap'>): PcapView
   }
 }
 
-const zero = (status: PrimaryStatus): PrimaryStatus => ({
+/** A primary's status with its ports' traffic counters at 0 (all else as it showed). */
+export const zeroCounters = (status: PrimaryStatus): PrimaryStatus => ({
   ...status,
   phy_ports: status.phy_ports.map((p) => ({ ...p, rx: 0, tx: 0, tx_drop: 0 })),
   ring_ports: status.ring_ports.map((r) => ({ ...r, rx: 0, rx_drop: 0, tx: 0, tx_drop: 0 })),
@@ -50,7 +51,7 @@ export function nextPrimaryView(
     case 'primary.read':
       return { kind: 'primary', status: effect.status, readAt: now }
     case 'primary.clear':
-      return view.status ? { ...view, status: zero(view.status) } : view
+      return view.status ? { ...view, status: zeroCounters(view.status) } : view
     case 'exit':
     case 'primary.changed': // the counters are what the view holds: the next read tells
     case 'port.add':

@@ -1,12 +1,8 @@
 // The ETag of a topology: all of it but traffic counters, so that they never make it stale.
 import { createHash } from 'node:crypto'
+import { zeroCounters } from '../state/process-view.ts'
+import { isStatus } from './primary-forwarder.ts'
 import type { TopologyDocument } from './read-topology.ts'
-
-/** What a primary's port reports as traffic: counters that change with every packet. */
-const PHY_COUNTERS = new Set(['rx', 'tx', 'tx_drop'])
-const RING_COUNTERS = new Set(['rx', 'rx_drop', 'tx', 'tx_drop'])
-const without = (counters: ReadonlySet<string>) => (port: object) =>
-  Object.fromEntries(Object.entries(port).filter(([key]) => !counters.has(key)))
 
 /**
  * A strong ETag of the whole document but the primary's traffic counters: its ports' ids, eth
@@ -15,17 +11,7 @@ const without = (counters: ReadonlySet<string>) => (port: object) =>
  */
 export function topologyEtag(document: TopologyDocument): string {
   const { primary } = document
-  const config = {
-    ...document,
-    primary:
-      'phy_ports' in primary
-        ? {
-            ...primary,
-            phy_ports: primary.phy_ports.map(without(PHY_COUNTERS)),
-            ring_ports: primary.ring_ports.map(without(RING_COUNTERS)),
-          }
-        : primary,
-  }
+  const config = { ...document, primary: isStatus(primary) ? zeroCounters(primary) : primary }
   const hash = createHash('sha256').update(JSON.stringify(config)).digest('base64url')
   return `"${hash.slice(0, 27)}"`
 }
