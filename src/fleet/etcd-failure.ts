@@ -1,6 +1,5 @@
 // What a failed etcd call means: etcd is not there (retried), etcd refused us (a TLS handshake,
 // authentication, a permission: one line an operator can act on), or it failed on its own.
-import { connect } from 'node:tls'
 import { identityOf, type EtcdCredentials } from './etcd-access.ts'
 import { etcdErrorKind, type EtcdErrorKind } from './etcd-client.ts'
 
@@ -129,8 +128,9 @@ export function failureOf(error: unknown, context: EtcdContext): EtcdFailure {
  * Whether a plain-HTTP URL is served with TLS: gRPC only says "Failed to connect" when an etcd
  * with TLS hangs up on it. Resolves false on any failure, within `timeoutMs`.
  */
-export function speaksTls(url: string, timeoutMs = 1000): Promise<boolean> {
+export async function speaksTls(url: string, timeoutMs = 1000): Promise<boolean> {
   const { hostname, port } = new URL(url)
+  const { connect } = await import('node:tls') // only a start that went wrong needs it
   return new Promise((resolve) => {
     const socket = connect({
       host: hostname.replace(/^\[|\]$/g, ''),
