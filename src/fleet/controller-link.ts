@@ -98,14 +98,6 @@ export async function startControllerFleet(
           ),
   })
 
-  try {
-    await link.started
-  } catch (error) {
-    side?.close()
-    await link.close({ revoke: false })
-    throw error
-  }
-
   /** What is remembered changed here (a request's changes are durable): to etcd. */
   const written = () => {
     const document = side?.changed(link)
@@ -140,7 +132,7 @@ export async function startControllerFleet(
   changed()
 
   let credentials = settings.credentials
-  return {
+  const fleet: ControllerFleet = {
     link,
     async reloadCredentials() {
       if (!credentials) {
@@ -166,15 +158,26 @@ export async function startControllerFleet(
         return false
       }
     },
-    async close() {
-      closed = true
-      clearTimeout(timer)
-      unsubscribe()
-      registry.off('registered', onRegistered)
-      stopHearing()
-      stopWriting?.()
-      side?.close()
-      await link.close()
-    },
+    close: () => stop(true),
   }
+  /** `revoke`: the alive key goes at once (it is left to its TTL when etcd refused the start). */
+  async function stop(revoke: boolean) {
+    closed = true
+    clearTimeout(timer)
+    unsubscribe()
+    registry.off('registered', onRegistered)
+    stopHearing()
+    stopWriting?.()
+    side?.close()
+    await link.close({ revoke })
+  }
+  // Waited for once everything is wired: a request answered meanwhile (etcd may say it is
+  // reached before) is written like any other.
+  try {
+    await link.started
+  } catch (error) {
+    await stop(false)
+    throw error
+  }
+  return fleet
 }

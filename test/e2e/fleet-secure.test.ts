@@ -10,6 +10,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startFleetServer } from '../../src/cli/fleet/serve.ts'
 import { parseEvents } from '../../src/cli/sse-client.ts'
+import type { Etcd3 } from 'etcd3'
 import { readCredentials } from '../../src/fleet/etcd-access.ts'
 import { openEtcd } from '../../src/fleet/etcd-client.ts'
 import { fleetKeys } from '../../src/fleet/keys.ts'
@@ -77,6 +78,35 @@ async function snapshotWhere(base: string, match: (snapshot: Snapshot) => boolea
   } finally {
     clearTimeout(failsafe)
     abort.abort()
+  }
+}
+
+/**
+ * Resolves once `key` holds a value `accept` takes, now or later; reads only `key` (a host's
+ * user may read nothing else).
+ */
+async function until(client: Etcd3, key: string, accept: (e: { value?: string }) => boolean) {
+  const now = await client.get(key).exec()
+  const [kv] = now.kvs
+  if (kv && accept({ value: kv.value.toString() })) return
+  await waitForKey(client, key, accept, { fromRevision: Number(now.header.revision) + 1 })
+}
+
+/**
+ * Resolves once `host` has written an observed key showing its nfv 1 as read (what `fleet plan`
+ * and `apply` plan against: a process not read yet is refused).
+ */
+async function observedBy(s: SecureEtcd, host: string) {
+  const root = await rootClient(s)
+  type Observed = { topology?: { nfvs?: Record<string, { error?: string }> } }
+  const nfvRead = (e: { value?: string }) => {
+    const nfv = e.value && (JSON.parse(e.value) as Observed).topology?.nfvs?.['1']
+    return nfv !== undefined && nfv !== '' && nfv.error === undefined
+  }
+  try {
+    await until(root, keys.observed(host), nfvRead)
+  } finally {
+    root.close()
   }
 }
 
@@ -187,12 +217,14 @@ secureEtcdTest(
         }
 
         // The page's role reads only; the operator's writes any host's desired key.
+        await observedBy(s, 'right')
         const document = JSON.stringify(CHAIN)
         const refused = await fleetAs(s, users.page, ['apply', 'right', '-f', '-'], document)
         assert.is(refused.code, 1)
         assert.match(
           refused.stderr,
           /refused user page \(the CN of \$SPP_CTL_ETCD_CERT \S+page\.crt\) writing \/spp-ctl\/hosts\/right\/desired: etcdserver: permission denied/,
+          refused.stderr,
         )
         const applied = await fleetAs(s, users.operator, ['apply', 'right', '-f', '-'], document)
         assert.is(applied.code, 0, applied.stderr)
@@ -209,6 +241,7 @@ secureEtcdTest(
         const { users } = s.pki
         const right = await start(s.etcd.url, 'right', SIMS, tlsArgs(s, users.right))
         await right.waitForLog(reached)
+        await observedBy(s, 'right')
         const apply = await fleetAs(
           s,
           users.left,
@@ -221,6 +254,7 @@ secureEtcdTest(
         assert.match(
           lines[0]!,
           /^spp-ctl fleet: etcd at https:\/\/127\.0\.0\.1:\d+ refused user left \(the CN of \$SPP_CTL_ETCD_CERT \S+left\.crt\) writing \/spp-ctl\/hosts\/right\/desired: etcdserver: permission denied/,
+          lines[0],
         )
         // The prefix ends in a slash: left's role does not reach a host named left2.
         const client = await openEtcd(
@@ -251,7 +285,7 @@ secureEtcdTest(
         assert.equal(impostor.said.length, 1, impostor.said.join('\n'))
         assert.match(
           impostor.said[0]!,
-          /^spp-ctl: cannot start: etcd at https:\/\/127\.0\.0\.1:\d+ refused user left .*writing \/spp-ctl\/hosts\/right\/alive: etcdserver: permission denied/,
+          /^spp-ctl: cannot start: etcd at https:\/\/127\.0\.0\.1:\d+ refused user left .*writing \/spp-ctl\/hosts\/right\/(alive|observed): etcdserver: permission denied/,
         )
       }),
     ),
@@ -458,12 +492,7 @@ secureEtcdTest(
         assert.is(await etcdUp(right.base), '1')
         const root = await rootClient(s)
         try {
-          const [kv] = (await root.get(keys.desired('right')).exec()).kvs
-          const landed = kv && hasPort('ring:0')({ value: kv.value.toString() })
-          if (!landed)
-            await waitForKey(root, keys.desired('right'), hasPort('ring:0'), {
-              fromRevision: (await revisionNow(root)) + 1,
-            })
+          await until(root, keys.desired('right'), hasPort('ring:0'))
         } finally {
           root.close()
         }
@@ -499,11 +528,7 @@ secureEtcdTest(
             }),
           )
           try {
-            const [kv] = (await client.get(keys.desired('right')).exec()).kvs
-            if (!(kv && hasPort('ring:0')({ value: kv.value.toString() })))
-              await waitForKey(client, keys.desired('right'), hasPort('ring:0'), {
-                fromRevision: (await revisionNow(client)) + 1,
-              })
+            await until(client, keys.desired('right'), hasPort('ring:0'))
           } finally {
             client.close()
           }
