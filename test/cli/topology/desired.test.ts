@@ -37,7 +37,7 @@ test('desired prints the remembered document as YAML; --forget vf:2 forgets vf 2
     const again = await runCli(['topology', 'desired', '--forget', 'vf:2', ...url])
     assert.equal(
       [again.code, again.stdout, again.stderr],
-      [0, 'vf:2 is not remembered: nothing to forget.\n', ''],
+      [0, 'vf:2 is not remembered: nothing to forget.\n', `controller ${url[1]} (--url)\n`],
     )
     // The spelling of earlier releases is still read, and answered in the one spelling.
     const old = await runCli(['topology', 'desired', '--forget', 'nfvs/1', ...url])
@@ -102,7 +102,7 @@ test('drift shows what differs from memory; restore PROCESS runs it with the pro
       const none = await runCli(['topology', 'restore', 'vf:3', ...url])
       assert.equal(
         [none.code, none.stderr],
-        [1, 'spp-ctl topology: nothing is remembered for vf:3\n'],
+        [1, `controller ${url[1]} (--url)\nspp-ctl topology: nothing is remembered for vf:3\n`],
       )
       const restored = await runCli(['topology', 'restore', 'vf:2', ...url])
       assert.is(restored.code, 0, restored.stderr)
