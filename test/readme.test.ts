@@ -63,7 +63,7 @@ const runAll = async (
     const r = await h.api(method, path, body)
     if (expected?.startsWith('command error:')) {
       assert.is(r.status, 400, line)
-      assert.is(r.text, expected, line)
+      assert.is(r.text, `${expected}\n`, line)
     } else {
       assert.ok(r.status === 200 || r.status === 204, `${line}: ${r.status} ${r.text}`)
       if (expected) assert.equal(r.json(), JSON.parse(expected), line)

@@ -53,7 +53,8 @@ test("no token: the controller's 401 text, exit 1; SPP_CTL_TOKEN reads; a read t
         assert.is(none.stdout, '')
         assert.is(
           none.stderr,
-          'spp-ctl topology: GET /v1/topology: 401: A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).\n',
+          'spp-ctl topology: GET /v1/topology: 401: A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).\n' +
+            "spp-ctl's commands send the token of --token-file FILE, else of $SPP_CTL_TOKEN.\n",
         )
         const got = await topology(h, ['get'], { SPP_CTL_TOKEN: READ })
         assert.is(got.code, 0, got.stderr)
