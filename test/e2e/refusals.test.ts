@@ -151,6 +151,20 @@ test('a 2020 primary is not asked for a ring it lacks, nor a port or pipe it lis
         { action: 'add', port: 'ring:4' },
         /"ring:4" \(the primary has no ring:4: its rings are ring:0 to ring:3/,
       )
+      // A pipe's rings are checked as any ring: the primary would fail the add, yet list the pipe.
+      for (const [rings, key, ring] of [
+        [{ rx: 'ring:8', tx: 'ring:1' }, 'rx', 'ring:8'],
+        [{ rx: 'ring:0', tx: 'ring:9' }, 'tx', 'ring:9'],
+      ] as const)
+        await refused(
+          h,
+          'PUT',
+          '/v1/primary/ports',
+          { action: 'add', port: 'pipe:1', ...rings },
+          new RegExp(
+            `^invalid key\\(${key}\\): "${ring}" \\(the primary has no ${ring}: its rings are ring:0 to ring:3; the primary would fail to add pipe:1 and keep it listed\\)$`,
+          ),
+        )
       assert.is((await add('ring:3')).status, 204)
       const pipe = { rx: 'ring:0', tx: 'ring:1' }
       assert.is((await add('pipe:0', pipe)).status, 204)
