@@ -5,6 +5,7 @@ import { dirname, join, normalize } from 'node:path'
 import { promisify } from 'node:util'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { curlLine, TRY_CHAIN } from '../src/cli/demo-try.ts'
 import { CLIENT_ID_PATTERN } from '../src/protocol/tokens.ts'
 import { buildDist } from './helpers/build.ts'
 import { registrations, withHarness } from './helpers/harness.ts'
@@ -103,6 +104,12 @@ test("the README's quick start answers as it says, on a fresh demo", () =>
       ports: ['phy:0', 'phy:1', 'ring:0'],
       patches: [{ src: 'phy:0', dst: 'ring:0' }],
     })
+    // The demo's Try list, as the demo prints it: the same changes, in the same order.
+    const changes = (lines: string[]) => lines.filter((line) => / -X /.test(line))
+    assert.equal(
+      changes(quick.map((e) => e.line)),
+      changes(TRY_CHAIN.map((request) => curlLine(request, 'http://localhost:7777'))),
+    )
     assert.match(README, /http:\/\/localhost:7777\/ /, 'the page is named')
     assert.match(README, /http:\/\/localhost:7777\/docs/, 'the docs are named')
     for (const page of PAGES) assert.ok(page.startsWith('docs/'), page)
