@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os'
 import { dirname, join, normalize } from 'node:path'
 import { promisify } from 'node:util'
+import { parse } from 'yaml'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { curlLine, TRY_CHAIN } from '../src/cli/demo-try.ts'
@@ -153,6 +154,27 @@ test('the quick start’s spp-ctl lines run as shown, in the directory a user ru
     rmSync(work, { recursive: true, force: true })
   }
 })
+
+test('the first document of Declarative provisioning, written from scratch, applies as a whole chain', () =>
+  withHarness(DEMO, async (h) => {
+    const text = read('docs/provisioning.md')
+    const from = text.indexOf('<!-- applied by test/readme.test.ts -->')
+    assert.ok(from > 0, 'the document is marked')
+    const document = parse(/```yaml\n([\s\S]*?)```/.exec(text.slice(from))![1]!) as object
+    const applied = await h.api('POST', '/v1/topology/apply', document)
+    assert.is(applied.status, 200, applied.text)
+    const again = (await h.api('POST', '/v1/topology/plan', document)).json() as { steps: [] }
+    assert.equal(again.steps, [], 'applied, it plans nothing')
+    const nfv = (await h.api('GET', '/v1/nfvs/1')).json() as { status: string; patches: object[] }
+    assert.equal([nfv.status, nfv.patches], ['Running', [{ src: 'phy:0', dst: 'ring:0' }]])
+    type Component = { name?: string; rx_port: { port: string }[]; tx_port: { port: string }[] }
+    const vf = (await h.api('GET', '/v1/vfs/2')).json() as { components: Component[] }
+    const fwd1 = vf.components.find((c) => c.name === 'fwd1')
+    assert.equal(
+      [fwd1?.rx_port.map((p) => p.port), fwd1?.tx_port.map((p) => p.port)],
+      [['ring:0'], ['phy:1']],
+    )
+  }))
 
 // The examples of Remembering and restoring need a controller that remembers.
 const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-readme-'))
