@@ -2,7 +2,7 @@
 // held; it hands out handles, and tells every process's settled commands as one stream.
 import { EventEmitter } from 'node:events'
 import { ControllerError } from '../protocol/errors.ts'
-import { idText, sameId, slotOf, type ProcessId } from '../protocol/process-id.ts'
+import { idText, notConnected, sameId, slotOf, type ProcessId } from '../protocol/process-id.ts'
 import { statusOf } from '../protocol/kinds/status.ts'
 import {
   askOn,
@@ -184,9 +184,15 @@ export class Registry extends EventEmitter<RegistryEvents> {
   #entry(id: ProcessId): Entry {
     const entry = this.#served.get(slotOf(id))
     if (entry && sameId(entry.id, id)) return entry
+    // SPP's text first, word for word (its clients read it); then which processes there are.
+    const spp = id.kind === 'primary' ? 'primary not found.' : `sec_id ${id.clientId} not found.`
+    const why = notConnected(
+      id,
+      [...this.#served.values()].map((e) => e.id),
+    )
     throw new ControllerError(
       'PROCESS_NOT_FOUND',
-      id.kind === 'primary' ? 'primary not found.' : `sec_id ${id.clientId} not found.`,
+      `${spp}\n${why[0]!.toUpperCase()}${why.slice(1)}`,
     )
   }
 

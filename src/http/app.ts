@@ -12,7 +12,7 @@ import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import { LiveTopology } from '../topology/live-topology.ts'
 import type { JournaledRequest } from '../topology/send-step.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
-import { notFound, onError } from './errors.ts'
+import { notFound, onError, textBody } from './errors.ts'
 import { bodilessHeads } from './json.ts'
 import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
@@ -94,7 +94,7 @@ export function createApp(options: AppOptions) {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        c.text('Method not allowed.', 405, { Allow: methods.join(',') }),
+        c.text(textBody('Method not allowed.'), 405, { Allow: methods.join(',') }),
     }),
   )
   app.use(bodyLimits({ maxBytes: maxBodyBytes }))

@@ -18,6 +18,7 @@ import {
   storeKey,
   withChanges,
 } from '../topology/process-config.ts'
+import { runBy } from '../topology/apply.ts'
 import type { JournaledRequest } from '../topology/send-step.ts'
 import { processesOf } from '../topology/undo.ts'
 
@@ -125,7 +126,8 @@ export class Memory {
     const processes = processesOf(before)
     this.store.journal(
       {
-        ...{ by: `apply ${run}`, requestId: run, method: 'POST', path: '/v1/topology/apply' },
+        ...{ by: runBy(note.what, run, note.by), requestId: run, method: 'POST' },
+        path: '/v1/topology/apply',
         ...{ commands: [], status: 200, processes },
       },
       { ...note, group: run, requestId: run, summary: { drift: processes.length } },

@@ -9,7 +9,10 @@ export type JournalCommand = { line: string; outcome: unknown }
 export type JournalEntry = {
   /** ms since the epoch; default: when journal() is called */
   time?: number
-  /** the token's name, `local`, `restore`, `apply` with its id, or `anonymous` with the peer */
+  /**
+   * the token's name, `local`, `restore`, or `anonymous` with the peer; a step of an apply, a
+   * rollback or an undo: which, its id and who asked (`apply ID by ops`)
+   */
   by: string
   requestId: string
   method: string

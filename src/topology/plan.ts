@@ -1,5 +1,12 @@
 // The planner: live document + desired document -> the ordered REST requests, or a refusal. Pure.
-import type { MirrorInfo, NfvInfo, VfInfo } from '../protocol/bodies.ts'
+import type { MirrorInfo, NfvInfo, SecondaryKind, VfInfo } from '../protocol/bodies.ts'
+import {
+  notConnected,
+  PRIMARY,
+  processId,
+  SECTIONS,
+  type ProcessId,
+} from '../protocol/process-id.ts'
 import type { DesiredDocument } from './document.ts'
 import { planComponents } from './plan-components.ts'
 import { planNfv } from './plan-nfv.ts'
@@ -11,19 +18,33 @@ export type { Plan, PlanResult, Refusal, Shown, ShownPlan, Step } from './steps.
 export { shownPlan, shownStep } from './steps.ts'
 
 const isUnreadable = (state: object): state is Unreadable => 'error' in state
+/** The error a document shows for a process that is remembered but not connected (drift). */
+const NOT_CONNECTED = 'not connected'
+
+/** The processes a live document shows connected (read or not), as the 404 of a request lists them. */
+function connectedOf(live: TopologyDocument): ProcessId[] {
+  const there = (state: object) =>
+    Object.keys(state).length > 0 && !(isUnreadable(state) && state.error === NOT_CONNECTED)
+  const ids: ProcessId[] = there(live.primary) ? [PRIMARY] : []
+  for (const kind of ['nfv', 'vf', 'mirror', 'pcap'] as const)
+    for (const [id, state] of Object.entries<object>(live[SECTIONS[kind]] ?? {}))
+      if (there(state)) ids.push(processId(kind, Number(id)))
+  return ids
+}
 
 function liveOf<T extends object>(
+  live: TopologyDocument,
   section: Record<string, T | Unreadable>,
-  kind: string,
+  kind: SecondaryKind,
   id: string,
   field: string,
 ): T {
-  const state = section[id] ?? { error: 'not connected' }
+  const state = section[id] ?? { error: NOT_CONNECTED }
   if (state && isUnreadable(state)) {
     throw new Refused(
       field,
-      state.error === 'not connected'
-        ? `no ${kind} with client id ${id} is connected`
+      state.error === NOT_CONNECTED
+        ? notConnected(processId(kind, Number(id)), connectedOf(live))
         : `${kind} ${id} could not be read: ${state.error}`,
     )
   }
@@ -41,17 +62,19 @@ export function plan(live: TopologyDocument, desired: DesiredDocument): PlanResu
       phased.push(...planPrimary(primary, desired.primary, context))
     for (const [id, wanted] of Object.entries(desired.vfs ?? {})) {
       const field = `vfs.${id}`
-      const state = liveOf<VfInfo>(live.vfs, 'vf', id, field)
+      const state = liveOf<VfInfo>(live, live.vfs, 'vf', id, field)
       phased.push(...planComponents('vf', id, state, wanted, context, field))
     }
     for (const [id, wanted] of Object.entries(desired.mirrors ?? {})) {
       const field = `mirrors.${id}`
-      const state = liveOf<MirrorInfo>(live.mirrors, 'mirror', id, field)
+      const state = liveOf<MirrorInfo>(live, live.mirrors, 'mirror', id, field)
       phased.push(...planComponents('mirror', id, state, wanted, context, field))
     }
     for (const [id, wanted] of Object.entries(desired.nfvs ?? {})) {
       const field = `nfvs.${id}`
-      phased.push(...planNfv(id, liveOf<NfvInfo>(live.nfvs, 'nfv', id, field), wanted, context))
+      phased.push(
+        ...planNfv(id, liveOf<NfvInfo>(live, live.nfvs, 'nfv', id, field), wanted, context),
+      )
     }
     // Stable: within a phase, each process's steps keep the order its planner gave them.
     const steps = phased.sort((a, b) => a.phase - b.phase).map(({ step }) => step)

@@ -119,7 +119,7 @@ test('primary: status, clear and exit', () =>
     assert.equal(commandsOf(h.sim('primary')), ['status', 'status', 'clear', 'status', 'exit'])
     const gone = await h.api('GET', '/v1/primary/status')
     assert.is(gone.status, 404)
-    assert.is(gone.text, 'primary not found.')
+    assert.is(gone.text, 'primary not found.\nNo primary is connected; connected: none\n')
   }))
 
 test('no primary connected: every primary endpoint is a 404', () =>
@@ -131,7 +131,7 @@ test('no primary connected: every primary endpoint is a 404', () =>
     ] as const) {
       const r = await h.api(method, path)
       assert.is(r.status, 404)
-      assert.is(r.text, 'primary not found.')
+      assert.is(r.text, 'primary not found.\nNo primary is connected; connected: none\n')
     }
   }))
 

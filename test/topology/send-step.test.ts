@@ -78,7 +78,7 @@ test("a step is checked as a client's request: 404, then 400 naming the field; n
     ok: false,
     status: 404,
     code: 'PROCESS_NOT_FOUND',
-    error: 'sec_id 9 not found.',
+    error: 'sec_id 9 not found.\nNo nfv with client id 9 is connected; connected: nfv:1',
   })
   const memif = await send(addPort('memif:0'), cause)
   assert.equal([memif.status, !memif.ok && memif.code], [400, 'INVALID_REQUEST'])
