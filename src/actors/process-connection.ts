@@ -89,7 +89,7 @@ export const processConnection = setup({
     /** A command into the queue (a read joining the read at its tail); past `maxQueue`, refused. */
     queue: enqueueActions(({ context, enqueue }, job: Job) => {
       const { queue, maxQueue } = context
-      if (joins(queue, job) || queue.length < maxQueue)
+      if (queue.length < maxQueue || joins(queue, job))
         return enqueue.assign({ queue: pushed(queue, job) })
       const message = `${labelOf(context.id)} has ${maxQueue} commands waiting: try again later`
       enqueue(() => refuse(job, message, 'QUEUE_FULL'))

@@ -5,7 +5,7 @@ import type { Logger } from 'pino'
 import { burstLog } from '../log/burst-log.ts'
 import { createActor } from 'xstate'
 import { idText, labelOf } from '../protocol/process-id.ts'
-import { logCommand } from './command-log.ts'
+import { commandLog } from './command-log.ts'
 import { jobsOf } from './command-queue.ts'
 import { refuseAll } from './job.ts'
 import { processConnection, type ProcessConnection } from './process-connection.ts'
@@ -43,7 +43,7 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
     log.warn({ process, ...peers }, `${process} claimed by a second live connection: it waits`)
   })
 
-  registry.changes((settled) => logCommand(log, settled))
+  registry.changes(commandLog(log))
   registry.on('fault', (process, error) =>
     log.error({ err: error, process: idText(process.id) }, 'internal error: connection dropped'),
   )

@@ -81,7 +81,8 @@ export function createApp(options: AppOptions) {
           path: c.req.path,
           status,
           ms: Math.round(performance.now() - started),
-          who: describePrincipal(c.get('principal')),
+          // A request that asked a process has its cause, which names who already.
+          who: c.get('cause')?.by ?? describePrincipal(c.get('principal')),
           ...(told?.length ? { commands: told } : {}),
         },
         'http request',
