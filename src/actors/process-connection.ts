@@ -5,7 +5,7 @@ import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { assign, enqueueActions, sendTo, setup, type ActorRefFrom } from 'xstate'
 import type { ErrorCode } from '../protocol/errors.ts'
-import { HANDSHAKES } from '../protocol/handshake.ts'
+import { HANDSHAKES, type Identity } from '../protocol/handshake.ts'
 import { labelOf, processId, type ProcessId } from '../protocol/process-id.ts'
 import { eraLabel, firstLearnt, learn, type Learnt } from '../protocol/release.ts'
 import { fail } from '../protocol/result.ts'
@@ -53,10 +53,25 @@ type Emitted =
 const closedMessage = (context: Context) =>
   `connection to ${labelOf(context.id)} closed: ${context.closeReason ?? 'unknown reason'}`
 
-/** The line that asks a new connection who it is, and its answer read as the handshake. */
+/**
+ * The line that asks a new connection who it is, and its answer read as the handshake (read by
+ * the link, outside the machine: a decoder that throws is a failed handshake, never an exception
+ * on the socket's data).
+ */
 function handshakeOf(role: Input['role']): Write {
   const { line, decode } = HANDSHAKES[role]
-  return { type: 'write', line, read: (frame) => ({ type: 'handshake', identity: decode(frame) }) }
+  const identify = (frame: Buffer) => {
+    try {
+      return decode(frame)
+    } catch (error) {
+      return fail<Identity>(`decoding it failed: ${(error as Error).message}`, 'INTERNAL')
+    }
+  }
+  return {
+    type: 'write',
+    line,
+    read: (frame) => ({ type: 'handshake', identity: identify(frame) }),
+  }
 }
 
 /** A command's line, and its reply read once with the command's own decoder. */
