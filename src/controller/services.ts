@@ -12,9 +12,9 @@ import { StatusReads, type StatusReadsOptions } from '../observe/status-reads.ts
 import { startConfirmations, type Clock } from '../remember/confirmation.ts'
 import { Memory } from '../remember/memory.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
-import type { Store } from '../store/store.ts'
+import type { JournaledRequest, Store } from '../store/store.ts'
 import { createApplier } from '../topology/apply.ts'
-import { stepSender, type JournaledRequest } from '../topology/send-step.ts'
+import { stepSender } from '../topology/send-step.ts'
 
 export type ServicesOptions = {
   registry: Registry

@@ -10,7 +10,7 @@ import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import { LiveTopology } from '../topology/live-topology.ts'
-import type { JournaledRequest } from '../topology/send-step.ts'
+import type { JournaledRequest } from '../store/store.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
 import { notFound, onError, textBody } from './errors.ts'
 import { bodilessHeads } from './json.ts'
@@ -81,7 +81,8 @@ export function createApp(options: AppOptions) {
           path: c.req.path,
           status,
           ms: Math.round(performance.now() - started),
-          who: describePrincipal(c.get('principal')),
+          // A request that asked a process has its cause, which names who already.
+          who: c.get('cause')?.by ?? describePrincipal(c.get('principal')),
           ...(told?.length ? { commands: told } : {}),
         },
         'http request',

@@ -47,6 +47,9 @@ export function processId(kind: ProcessKind, clientId?: number): ProcessId {
 export const idText = (id: ProcessId): string =>
   id.kind === 'primary' ? 'primary' : `${id.kind}:${id.clientId}`
 
+/** A connection's process as logs and errors name it: `unidentified` until its handshake says. */
+export const labelOf = (id: ProcessId | undefined): string => (id ? idText(id) : 'unidentified')
+
 /** The REST path of a process: `/v1/primary`, `/v1/vfs/2`. */
 export const idPath = (id: ProcessId): string =>
   id.kind === 'primary' ? '/v1/primary' : `/v1/${SECTIONS[id.kind]}/${id.clientId}`

@@ -8,7 +8,7 @@ import { statusOf } from '../protocol/kinds/status.ts'
 import { idText, PRIMARY, type ProcessId } from '../protocol/process-id.ts'
 import type { ProcessView } from '../state/process-view.ts'
 import type { Change } from '../protocol/effects.ts'
-import type { JournalCommand, RevisionNote, Store } from '../store/store.ts'
+import type { JournalCommand, JournaledRequest, RevisionNote, Store } from '../store/store.ts'
 import { driftOf, inSync } from './drift.ts'
 import type { DesiredDocument } from '../topology/document.ts'
 import {
@@ -19,7 +19,6 @@ import {
   withChanges,
 } from '../topology/process-config.ts'
 import { runBy } from '../topology/apply.ts'
-import type { JournaledRequest } from '../topology/send-step.ts'
 import { processesOf } from '../topology/undo.ts'
 
 /** What the revision of a group of changes (an apply's steps) says: who, what, and a rollback's target. */

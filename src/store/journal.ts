@@ -25,6 +25,12 @@ export type JournalEntry = {
   processes: readonly string[]
 }
 
+/**
+ * A request (or the step of an apply or a restore standing for one) as its journal entry tells it:
+ * who, its id, what, status; the commands and processes come from the changes it made.
+ */
+export type JournaledRequest = Omit<JournalEntry, 'commands' | 'processes' | 'time'>
+
 /** A journal entry as stored, numbered in the order it was accepted. */
 export type JournalRecord = Omit<JournalEntry, 'time' | 'commands' | 'processes'> & {
   id: number
