@@ -289,6 +289,8 @@ function judge(draft: Draft, rates: Hop['rates'], graph: Graph): Verdict {
   if (toDev !== null && !typeOf(toDev))
     return verdict('dead_end', `${label} sends to ${to}: a port since deleted`, { port: to! })
   if (isRing(toDev) && graph.readers(toDev!).length === 0) {
+    // Whether its drops grow is not known yet: dropping, or an application's, or a dead end.
+    if (dropped.missing) return unknown(dropped.missing)
     if ((delivered.pps ?? 0) > 0 && dropped.pps === 0)
       return verdict(
         'flowing',
@@ -304,19 +306,21 @@ function judge(draft: Draft, rates: Hop['rates'], graph: Graph): Verdict {
   }
   const known = [offered, delivered].filter((rate) => rate.source !== 'not counted')
   const missing = known.find((rate) => rate.pps === null)?.missing
-  if (missing)
-    return verdict(
-      'unknown',
-      missing === 'reset'
-        ? 'the counters went down (cleared, or the primary restarted): rates from the next reads'
-        : 'no two reads of the counters a second apart yet',
-    )
+  if (missing) return unknown(missing)
   if (known.length === 0)
     return verdict('not_counted', `SPP counts nothing of this hop, nor of what comes before it`)
   if (known.some((rate) => rate.pps! > 0))
     return verdict('flowing', `packets pass ${from}>${to ?? 'file'}`)
   return verdict('no_traffic', `nothing arrives at ${from}`)
 }
+
+const unknown = (missing: NonNullable<Rate['missing']>) =>
+  verdict(
+    'unknown',
+    missing === 'reset'
+      ? 'the counters went down (cleared, or the primary restarted): rates from the next reads'
+      : 'no two reads of the counters a second apart yet',
+  )
 
 /** Drops grow at the port a hop sends into: its readers are none, stopped, or slower. */
 function dropping(draft: Draft, graph: Graph): Verdict {

@@ -273,6 +273,9 @@ test('unknown: one read of the counters, no rate yet, for a chain that has nothi
   assert.equal(verdicts(document), { [NFV_HOP]: 'unknown', [VF_HOP]: 'unknown' })
   assert.equal(document.problems, [])
   assert.is(hopOf(document, NFV_HOP)!.rates.offered.missing, 'no-window')
+  // Into a ring nothing reads: dropping or a dead end, which one waits for a rate.
+  const unread = between({ nfvs: CHAIN.nfvs }, undefined, { 'phy:0 rx': 5 })
+  assert.equal(verdicts(unread), { [NFV_HOP]: 'unknown' })
 })
 
 test('no traffic: the chain runs, nothing arrives at phy:0: no problem', () => {
