@@ -445,13 +445,14 @@ function portsOf(rates: CounterRates, polled: ReadonlySet<string>): PathsDocumen
   for (const [name, counter] of rates.counters) {
     const [port, field] = name.split(' ') as [string, string]
     const phy = port.startsWith('phy:')
+    const unpolled = phy && field === 'rx' && !polled.has(port)
     const note =
       phy && field === 'tx_drop' && rates.downstreamTxDrop
         ? DOWNSTREAM_NOTE
-        : phy && field === 'rx' && !polled.has(port)
+        : unpolled
           ? UNPOLLED_NOTE
           : undefined
-    const counted = countsNow(name, counter)
+    const counted = countsNow(name, counter) && !(unpolled && !((counter.pps ?? 0) > 0))
     const shown: PortCounter = {
       value: counter.value,
       pps: counted ? counter.pps : null,

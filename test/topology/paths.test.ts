@@ -48,6 +48,8 @@ for (const commit of ['8e72ea0', 'd5c6c97'] as const) {
         ],
         'a phy port nothing polls: not a problem, and its rx (0) says nothing',
       )
+      assert.equal(document.ports['phy:1']!.rx!.counted, false)
+      assert.equal(document.ports['phy:1']!.rx!.pps, null)
     }
   })
 
