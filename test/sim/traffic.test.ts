@@ -35,8 +35,8 @@ function host(era: SimEra, traffic: Omit<TrafficOptions, 'clock'>) {
     }
     const pick = ({ rx, tx, tx_drop }: Counters) => ({ rx, tx, tx_drop })
     return Object.fromEntries([
-      ...status.phy_ports.map((p) => [`phy:${p.id}`, pick(p)]),
-      ...status.ring_ports.map((r) => [`ring:${r.id}`, pick(r)]),
+      ...status.phy_ports.map((p): [string, Counters] => [`phy:${p.id}`, pick(p)]),
+      ...status.ring_ports.map((r): [string, Counters] => [`ring:${r.id}`, pick(r)]),
     ])
   }
   /** How much each port's counters moved over `ms` more of the clock. */
