@@ -164,6 +164,38 @@ test('a verdict that changes is a path.verdict event on /v1/events and a log lin
   )
 })
 
+test('a clear leaves the hops without rates for a read: no verdict is told for it, nor again after', () =>
+  withTraffic(
+    async (h, { clock }) => {
+      const events = await openEvents(h, '/v1/events')
+      try {
+        await configure(h, NFV_CHAIN)
+        await paths(h)
+        clock.now = 1000
+        await paths(h)
+        await events.next((e) => e.type === 'path.verdict')
+        assert.is((await h.api('DELETE', '/v1/primary/status')).status, 204)
+        const cleared = await paths(h)
+        assert.is(hopOf(cleared.document, NFV_HOP).verdict.verdict, 'unknown')
+        clock.now = 2000
+        const again = await paths(h)
+        assert.is(hopOf(again.document, NFV_HOP).verdict.verdict, 'dropping')
+        // A change of ours, told after all that: nothing else was told in between.
+        await configure(h, [['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:1' }]])
+        await events.next((e) => e.type === 'port.added')
+        assert.equal(
+          events.seen
+            .filter((e) => e.type === 'path.verdict')
+            .map((e) => (e.data as { was: unknown }).was),
+          [null],
+        )
+      } finally {
+        events.close()
+      }
+    },
+    { readerPps: 0 },
+  ))
+
 test('GET /v1/topology carries the verdicts outside its ETag: a 304 may hide one that changed; it plans back', () =>
   withTraffic(async (h, { clock }) => {
     await configure(h, [...NFV_CHAIN, ...VF_CHAIN])
