@@ -20,9 +20,15 @@ export type CounterRates = {
 const PHY_COUNTERS = ['rx', 'tx', 'tx_drop'] as const
 const RING_COUNTERS = ['rx', 'rx_drop', 'tx', 'tx_drop'] as const
 
-/** Each counter of a status by its name, in the status's order. */
-export function countersOf(status: PrimaryStatus): Map<string, number> {
-  const counters = new Map<string, number>()
+// A read is the newer of one pair and then the older of the next: its counters are named once.
+const named = new WeakMap<PrimaryStatus, Map<string, number>>()
+
+/** Each counter of a status by its name, in the status's order (not to be changed). */
+export function countersOf(status: PrimaryStatus): ReadonlyMap<string, number> {
+  let counters = named.get(status)
+  if (counters) return counters
+  counters = new Map<string, number>()
+  named.set(status, counters)
   for (const port of status.phy_ports)
     for (const name of PHY_COUNTERS) counters.set(`phy:${port.id} ${name}`, port[name])
   for (const port of status.ring_ports)
