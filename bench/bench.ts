@@ -4,7 +4,7 @@
 //   npm run bench -- [--case http|apply|dashboards ...] [--seconds 5] [--spp-dir DIR]
 //                    [--generator wrk|autocannon] [--cpu-prof]
 //                    [--rest-seconds 30] [--settle-seconds 60] [--warm-up 20]
-//                    [--processes N ...] [--dashboards N ...] [--way spp|topology|etag ...]
+//                    [--processes N ...] [--dashboards N ...] [--way spp|topology|etag|rates ...]
 //                    [--spp-ctl-arg=--FLAG ...]
 // `http` and `apply` (the default) give the speed budget as a table; `dashboards` the matrix of
 // issue 35 (dashboards polling once a second). --seconds: each figure's window (default 5).

@@ -71,6 +71,7 @@ export async function startController(options: ControllerOptions) {
       onRestore: (outcome) => drift?.observeRestore(outcome),
     },
     clock: options.clock,
+    ratesTimer: options.ratesTimer,
   })
   const app = createApp({
     registry,
@@ -197,6 +198,7 @@ export async function startController(options: ControllerOptions) {
     async close() {
       await fleet?.close() // its alive key goes at once, not at the lease's end
       services.confirmations.close() // one pending is undone by the next start
+      services.paths.close()
       processes.close(false)
       hub.close() // event streams would otherwise keep their connections open
       const drained = Promise.all(servers.map((server) => server.stop()))

@@ -8,12 +8,14 @@ import { STATUS } from '../http/errors.ts'
 import { applyMetrics } from '../observe/apply-metrics.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import { CounterHistory } from '../observe/counter-history.ts'
 import { StatusReads, type StatusReadsOptions } from '../observe/status-reads.ts'
 import { startConfirmations, type Clock } from '../remember/confirmation.ts'
 import { Memory } from '../remember/memory.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
 import type { JournaledRequest, Store } from '../store/store.ts'
 import { createApplier } from '../topology/apply.ts'
+import { PathWatch, type Timer } from '../topology/path-watch.ts'
 import { stepSender } from '../topology/send-step.ts'
 
 export type ServicesOptions = {
@@ -27,9 +29,11 @@ export type ServicesOptions = {
   clock?: Clock
   /** How long a status read answers every reader again (--status-max-age), and its clock. */
   statusReads?: StatusReadsOptions
+  /** How the rates pushed wait for their next read (node's timer unless a test gives its own). */
+  ratesTimer?: Timer
 }
 
-/** Makes them; `confirmations.close()` when the controller stops. */
+/** Makes them; `confirmations.close()` and `paths.close()` when the controller stops. */
 export function startServices(options: ServicesOptions) {
   const { registry, log, hub, metrics, remember } = options
   const memory = remember && new Memory(remember.store, registry, log)
@@ -82,5 +86,9 @@ export function startServices(options: ServicesOptions) {
       send,
     })
   const reads = new StatusReads(registry, options.statusReads)
-  return { memory, ledger, onJournaled, applier, confirmations, restorer, reads }
+  // The paths and their verdicts, from the primary's reads kept with their times.
+  const history = new CounterHistory(reads.now)
+  history.follow(registry)
+  const paths = new PathWatch({ registry, reads, history, hub, log, timer: options.ratesTimer })
+  return { memory, ledger, onJournaled, applier, confirmations, restorer, reads, paths }
 }

@@ -27,7 +27,7 @@ import { bodyLimits } from './validate.ts'
 /** What the controller runs beside its listeners, made by src/controller/services.ts. */
 export type AppServices = Pick<
   Deps,
-  'memory' | 'restorer' | 'confirmations' | 'applier' | 'reads'
+  'memory' | 'restorer' | 'confirmations' | 'applier' | 'reads' | 'paths'
 > & {
   ledger: ChangeLedger
   /** Told each journaled change once it is durable (the event stream's `journal.entry`). */
@@ -100,13 +100,15 @@ export function createApp(options: AppOptions) {
   )
   app.use(bodyLimits({ maxBytes: maxBodyBytes }))
   // Every change is remembered, and journaled, before its answer goes out.
-  const { memory, ledger, onJournaled, applier, confirmations, restorer, reads } = options.services
+  const { memory, ledger, onJournaled, applier, confirmations, restorer, reads, paths } =
+    options.services
   app.use(recordChanges({ ledger, memory, onJournaled }))
   const deps = {
     registry,
     processes: processesOf(registry, reads),
     reads,
     topology: new LiveTopology(registry, reads),
+    paths,
     memory,
     restorer,
     confirmations,

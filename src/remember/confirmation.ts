@@ -174,8 +174,9 @@ export function startConfirmations(options: Options) {
       if (!pending || !pending.armed || expiring)
         throw new ControllerError(
           'NOTHING_TO_CONFIRM',
-          expiring
-            ? `apply ${pending!.apply} was not confirmed in time: it is being undone`
+          // Once undone, the confirmation is gone while its end is still being synced.
+          expiring && pending
+            ? `apply ${pending.apply} was not confirmed in time: it is being undone`
             : 'no apply waits for a confirmation',
         )
       cancel?.()

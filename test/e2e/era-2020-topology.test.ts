@@ -50,7 +50,8 @@ test('the topology of 2020 processes lists pcaps, and planning it back changes n
 test('an 18.11 topology document has no pcaps member', () =>
   withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
     const doc = (await h.api('GET', '/v1/topology')).json() as object
-    assert.equal(Object.keys(doc), ['primary', 'nfvs', 'vfs', 'mirrors'])
+    // the processes' sections as they were, then the hops' verdicts (GET /v1/topology/paths)
+    assert.equal(Object.keys(doc), ['primary', 'nfvs', 'vfs', 'mirrors', 'verdicts'])
   }))
 
 test.run()

@@ -6,6 +6,7 @@ import { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../../prot
 import type { ApplyNote } from '../../topology/apply.ts'
 import { DesiredDocument, parseDesired } from '../../topology/document.ts'
 import { ifNoneMatchHolds } from '../../topology/etag.ts'
+import { HopVerdict } from '../../topology/path-document.ts'
 import { shownPlan, shownStep } from '../../topology/plan.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { describePrincipal } from '../auth.ts'
@@ -36,6 +37,12 @@ const Topology = v.object({
   mirrors: byClientId(MirrorInfo),
   pcaps: v.optional(byClientId(PcapInfo)),
   confirmation: v.optional(Confirmation),
+  verdicts: v.pipe(
+    v.array(HopVerdict),
+    v.description(
+      "every hop's verdict, as GET /v1/topology/paths judges it from the reads so far: outside the ETag, so a 304 may hide a verdict that changed",
+    ),
+  ),
 })
 const Step = v.object({
   method: v.picklist(['POST', 'PUT', 'DELETE']),
@@ -138,12 +145,16 @@ export async function applyAnswer(
 }
 
 const desiredOf = async (c: Context) => parseDesired(await readRecord(c))
-// The answer made once per document built (and serialised once, by json()), not once per request.
-const answers = new WeakMap<TopologyDocument, object>()
-const answerOf = (document: TopologyDocument, present: Presenters) => {
-  let answer = answers.get(document)
-  if (!answer) answers.set(document, (answer = present.topology(document)))
-  return answer
+// The answer made once per document built and verdicts judged (and serialised once, by json()),
+// not once per request.
+const answers = new WeakMap<TopologyDocument, { verdicts: HopVerdict[]; answer: object }>()
+const answerOf = (document: TopologyDocument, present: Presenters, verdicts: HopVerdict[]) => {
+  let made = answers.get(document)
+  if (made?.verdicts !== verdicts) {
+    made = { verdicts, answer: { ...present.topology(document), verdicts } }
+    answers.set(document, made)
+  }
+  return made.answer
 }
 const example = { nfvs: { '1': { status: 'Running' } } }
 const refused = 'The desired state would be refused by a process: `refused key(field): reason`'
@@ -157,10 +168,11 @@ export const topologyRoutes: Route[] = [
     method: 'get',
     path: '/v1/topology',
     summary:
-      "Every process's state in one document (reads shared within --status-max-age; X-Status-Age-Ms: the oldest's age; If-None-Match: 304 while the configuration is the same)",
+      "Every process's state in one document, and every hop's verdict (reads shared within --status-max-age; X-Status-Age-Ms: the oldest's age; If-None-Match: 304 while the configuration is the same, whatever the counters and verdicts)",
     success: Topology,
-    handle: async (c, { topology, reads, present, confirmations }) => {
+    handle: async (c, { topology, reads, present, confirmations, paths }) => {
       const { document, etag, readAt } = await topology.current(causeOf(c))
+      const verdicts = paths.verdicts()
       c.header('ETag', etag)
       tellAge(c, reads, readAt)
       // A pending confirmation counts down: its answer is never the one the client holds, and is
@@ -168,11 +180,11 @@ export const topologyRoutes: Route[] = [
       const confirmation = confirmations.pending()
       if (confirmation) {
         c.header('Cache-Control', 'no-store')
-        return c.json({ ...answerOf(document, present), confirmation })
+        return c.json({ ...answerOf(document, present, verdicts), confirmation })
       }
       const ifNoneMatch = c.req.header('If-None-Match')
       if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return notModified(c)
-      return json(c, answerOf(document, present))
+      return json(c, answerOf(document, present, verdicts))
     },
   },
   {
