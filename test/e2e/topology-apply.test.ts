@@ -3,7 +3,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openEventStream, type StreamEvent } from '../../src/cli/sse-client.ts'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
-import { commandsOf, withHarness, type Harness } from '../helpers/harness.ts'
+import { commandsOf, withHarness, type Harness, type Reply } from '../helpers/harness.ts'
 import { PRIMARY_NFV_VF } from '../helpers/chain.ts'
 
 const CHAIN = {
@@ -111,25 +111,41 @@ test('plan lists the steps; apply runs them with an apply.step event each, then 
     })
   }))
 
-test('the ETag ignores counters, changes with the configuration; a stale If-Match is 412, nothing sent', () =>
-  withHarness(PRIMARY_NFV_VF, async (h) => {
-    const first = await h.api('GET', '/v1/topology')
-    const etag = first.headers.get('etag')!
-    assert.match(etag, /^"[\w-]+"$/)
-    assert.is((await h.api('GET', '/v1/topology')).headers.get('etag'), etag) // counters grew
-    const planned = await h.api('POST', '/v1/topology/plan', CHAIN)
-    assert.is(planned.headers.get('etag'), etag)
-    await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'vhost:0' })
-    const sent = commandsOf(h.sim('nfv 1')).length
-    const stale = await h.api('POST', '/v1/topology/apply', CHAIN, { 'If-Match': etag })
-    assert.is(stale.status, 412)
-    assert.match(stale.type!, /^text\/plain/)
-    assert.equal(commandsOf(h.sim('nfv 1')).slice(sent), ['status'])
-    const fresh = (await h.api('GET', '/v1/topology')).headers.get('etag')!
-    assert.is.not(fresh, etag)
-    const applied = await h.api('POST', '/v1/topology/apply', CHAIN, { 'If-Match': fresh })
-    assert.is(applied.status, 200, applied.text)
-  }))
+test('the ETag ignores counters, changes with the configuration; a stale If-Match is 412, nothing sent', () => {
+  // Packets arrive on phy:0 and move by the test's clock; every GET reads the primary afresh.
+  let now = 0
+  const traffic = { sources: { 'phy:0': 100 }, clock: () => now }
+  return withHarness(
+    PRIMARY_NFV_VF,
+    async (h) => {
+      await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })
+      await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' })
+      await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
+      const first = await h.api('GET', '/v1/topology')
+      const etag = first.headers.get('etag')!
+      assert.match(etag, /^"[\w-]+"$/)
+      now += 1000
+      const second = await h.api('GET', '/v1/topology')
+      const rx = (doc: Reply) =>
+        (doc.json() as { primary: { phy_ports: { rx: number }[] } }).primary.phy_ports[0]!.rx
+      assert.is(rx(second) - rx(first), 100, 'the counters grew')
+      assert.is(second.headers.get('etag'), etag)
+      const planned = await h.api('POST', '/v1/topology/plan', CHAIN)
+      assert.is(planned.headers.get('etag'), etag)
+      await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'vhost:0' })
+      const sent = commandsOf(h.sim('nfv 1')).length
+      const stale = await h.api('POST', '/v1/topology/apply', CHAIN, { 'If-Match': etag })
+      assert.is(stale.status, 412)
+      assert.match(stale.type!, /^text\/plain/)
+      assert.equal(commandsOf(h.sim('nfv 1')).slice(sent), ['status'])
+      const fresh = (await h.api('GET', '/v1/topology')).headers.get('etag')!
+      assert.is.not(fresh, etag)
+      const applied = await h.api('POST', '/v1/topology/apply', CHAIN, { 'If-Match': fresh })
+      assert.is(applied.status, 200, applied.text)
+    },
+    { statusMaxAgeMs: 0, sim: { traffic } },
+  )
+})
 
 test('a bad document is a 400 naming the field, a refused state a 422; nothing is sent', () =>
   withHarness(PRIMARY_NFV_VF, async (h) => {
