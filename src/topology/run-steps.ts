@@ -24,6 +24,8 @@ export type StepAnswer =
   { ok: true; status: number } | { ok: false; status: number; code: string | null; error: string }
 /** Runs one step (send-step.ts: through its process's handle, checked as a client's request). */
 export type SendStep = (step: Step, number: number) => StepAnswer | Promise<StepAnswer>
+/** Whether a step may go now that its turn came; false skips it (a restore's readers elsewhere). */
+export type Gate = (step: Step) => boolean | Promise<boolean>
 
 export { stageOf } from './schedule.ts'
 
@@ -31,13 +33,14 @@ export { stageOf } from './schedule.ts'
  * Runs the steps stage by stage; within a stage, each process's steps in order, the processes in
  * parallel, and a step once the steps it waits for (`after`) are done. A failed step stops the
  * rest of its process's steps (they are skipped), and so does a step whose waited-for step was not
- * done (a sender whose reader failed is never started); the other processes go on to the end.
- * `onStep` is told of each step as it ends.
+ * done (a sender whose reader failed is never started), or that `gate` holds back; the other
+ * processes go on to the end. `onStep` is told of each step as it ends.
  */
 export async function runSteps(
   steps: Step[],
   send: SendStep,
   onStep: (report: StepReport) => void,
+  gate: Gate = () => true,
 ): Promise<Run> {
   const started = performance.now()
   const total = steps.length
@@ -92,7 +95,7 @@ export async function runSteps(
       [...queues].map(async ([process, queue]) => {
         for (const step of queue) {
           const waited = failed.has(process) ? [] : await Promise.all(waitsOf(step))
-          const go = !failed.has(process) && !waited.includes(false)
+          const go = !failed.has(process) && !waited.includes(false) && (await gate(step))
           const ok = go && (await one(process, step))
           if (!go) run.skipped.push(step)
           if (!ok) failed.add(process)

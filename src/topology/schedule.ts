@@ -5,7 +5,7 @@
 // (SPP's own CLI builds chains one step at a time). Pure.
 import { idText } from '../protocol/process-id.ts'
 import { deviceOf, moversOf, type Mover, type MovingParts } from './movers.ts'
-import type { After, Step, Warning } from './steps.ts'
+import type { Step, Warning } from './steps.ts'
 
 /** A pipe port `pipe:id` of a 2020 primary: it reads ring `rx` and sends into ring `tx`. */
 export type PipeRings = { id: number; rx: number; tx: number }
@@ -250,13 +250,15 @@ export function schedule(
   }
   const numberOf = new Map(order.map((i, at) => [i, at + 1]))
   const ordered = order.map((i): Step => {
-    const step = steps[i]!
-    if (waits[i]!.length === 0) return step
-    const after: After = {
-      steps: [...new Set(waits[i]!.map((w) => numberOf.get(w.on)!))].sort((a, b) => a - b),
-      why: whyOf(stages[i] === 0, waits[i]!),
-    }
-    return { ...step, after }
+    const step = { ...steps[i]! }
+    if (stages[i] === 2 && flows[i]!.sends.length > 0)
+      step.sends = [...new Set(flows[i]!.sends.map((use) => use.ring))]
+    if (waits[i]!.length > 0)
+      step.after = {
+        steps: [...new Set(waits[i]!.map((w) => numberOf.get(w.on)!))].sort((a, b) => a - b),
+        why: whyOf(stages[i] === 0, waits[i]!),
+      }
+    return step
   })
   const warnings = [
     ...deadEnds(was, will, planned),

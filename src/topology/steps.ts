@@ -18,15 +18,20 @@ export type Step = {
   component?: string
   /** The steps it waits for besides the one before it of its own process (schedule.ts). */
   after?: After
+  /**
+   * The rings it makes packets flow into, which need a reader (schedule.ts): a restore waits for
+   * the other processes remembered to read them. Not shown.
+   */
+  sends?: string[]
 }
 /** Steps of the same plan (by number, from 1) that a step waits for, and why. */
 export type After = { steps: number[]; why: string }
 
 /** A step as answers show it: the REST request that does the same (it names the process), and why. */
-export type Shown<T extends Step = Step> = Omit<T, 'process' | 'component'>
+export type Shown<T extends Step = Step> = Omit<T, 'process' | 'component' | 'sends'>
 /** The step as answers show it. */
 export function shownStep<T extends Step>(step: T): Shown<T> {
-  const { process: _, component: __, ...shown } = step
+  const { process: _, component: __, sends: ___, ...shown } = step
   return shown
 }
 /** A step and its place in the design note's order (1 tear down ... 11 start forwarding). */
