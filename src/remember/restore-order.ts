@@ -30,8 +30,14 @@ const reads = (document: Parameters<typeof moversOf>[0], process: string, ring: 
 export function restoreOrder({ registry, remembered, arrivalMs }: Options) {
   /** Each process's identification and restore under way, as its turn. */
   const turns = new Map<string, Promise<unknown>>()
-  /** The restores waiting for another's: never waited for, so waits never go round in a loop. */
-  const waiting = new Set<string>()
+  /** Whom each restore waits for now: a wait that would close a loop is not made. */
+  const waitsFor = new Map<string, Set<string>>()
+  /** Whether `from` waits, through others maybe, for `to`. */
+  const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+    from === to ||
+    [...(waitsFor.get(from) ?? [])].some(
+      (next) => !seen.has(next) && (seen.add(next), reaches(next, to, seen)),
+    )
   const arrivals = new Map<string, Set<() => void>>()
 
   /** Resolves once `name` connects (its turn tracked), or after `arrivalMs`. */
@@ -75,19 +81,28 @@ export function restoreOrder({ registry, remembered, arrivalMs }: Options) {
       })
       if (readers.length === 0) return true
       return (async () => {
-        waiting.add(self)
+        // A reader whose restore waits for this one's is neither waited for nor checked: the two
+        // feed each other in a loop, which one of them has to start (as apply breaks a loop).
+        const looped = new Set<string>()
+        const mine = new Set<string>()
+        waitsFor.set(self, mine)
         try {
           for (const { id } of readers) {
             const name = idText(id)
+            if (reaches(name, self)) {
+              looped.add(name)
+              continue
+            }
+            mine.add(name) // made only where it closes no loop: none ever forms
             if (!registry.has(id)) await arrival(name)
-            const turn = turns.get(name)
-            if (turn && !waiting.has(name)) await turn
+            await turns.get(name)
+            mine.delete(name)
           }
         } finally {
-          waiting.delete(self)
+          waitsFor.delete(self)
         }
         // A reader that did not come is not waited for (as apply plans only those connected).
-        const there = readers.filter(({ id }) => registry.has(id))
+        const there = readers.filter(({ id }) => registry.has(id) && !looped.has(idText(id)))
         const now = liveOf(
           registry,
           there.map(({ id }) => id),

@@ -27,8 +27,6 @@ export type SendStep = (step: Step, number: number) => StepAnswer | Promise<Step
 /** Whether a step may go now that its turn came; false skips it (a restore's readers elsewhere). */
 export type Gate = (step: Step) => boolean | Promise<boolean>
 
-export { stageOf } from './schedule.ts'
-
 /**
  * Runs the steps stage by stage; within a stage, each process's steps in order, the processes in
  * parallel, and a step once the steps it waits for (`after`) are done. A failed step stops the

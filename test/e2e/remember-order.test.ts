@@ -132,4 +132,90 @@ test('a reader that does not come back is waited for no longer than a connection
     { commandTimeoutMs: 500 },
   ))
 
+test('a chain of three restarted: each waits for the next, the last first', () =>
+  withRemembering(
+    [...PRIMARY_NFV_VF, { kind: 'mirror', clientId: 3 }],
+    async (h) => {
+      await configure(h)
+      for (const [method, path, body] of [
+        ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'detach', port: 'phy:1', dir: 'tx' }],
+        ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'ring:1', dir: 'tx' }],
+        ['POST', '/v1/mirrors/3/components', { name: 'mr1', core: 2, type: 'mirror' }],
+        [
+          'PUT',
+          '/v1/mirrors/3/components/mr1/ports',
+          { action: 'attach', port: 'vhost:0', dir: 'tx' },
+        ],
+        [
+          'PUT',
+          '/v1/mirrors/3/components/mr1/ports',
+          { action: 'attach', port: 'ring:1', dir: 'rx' },
+        ],
+      ] as const) {
+        const r = await h.api(method, path, body)
+        assert.is(r.status, 204, `${method} ${path}: ${r.text}`)
+      }
+      // The mirror is gone; the vf comes back and waits for it; then the nfv comes back, and
+      // waits for the vf, which itself waits.
+      await stop(h, h.sim('mirror 3'))
+      const arrived: string[] = []
+      const record = (name: string, sim: SimProcess) => {
+        arrived.push(
+          ...commandsOf(sim)
+            .filter((c) => c !== 'status')
+            .map((c) => `${name} ${c}`),
+        )
+        sim.on('command', (line) => line !== 'status' && arrived.push(`${name} ${line}`))
+      }
+      const vf = await h.restart(h.sim('vf 2'))
+      record('vf:2', vf)
+      await received(vf, 'component start fwd1 2 forward')
+      const nfv = await h.restart(h.sim('nfv 1'))
+      record('nfv:1', nfv)
+      await received(nfv, 'patch phy:0 ring:0')
+      const [mirror] = await h.connect([{ kind: 'mirror', clientId: 3 }])
+      record('mirror:3', mirror!)
+      for (const process of ['mirror:3', 'vf:2', 'nfv:1']) await ended(h, 'restore.done', process)
+      assert.equal(arrived, [
+        'vf:2 component start fwd1 2 forward',
+        'nfv:1 add ring:0',
+        'nfv:1 patch phy:0 ring:0',
+        'mirror:3 component start mr1 2 mirror',
+        'mirror:3 port add vhost:0 tx mr1',
+        'mirror:3 port add ring:1 rx mr1',
+        'vf:2 port add ring:1 tx fwd1',
+        'vf:2 port add ring:0 rx fwd1',
+        'nfv:1 forward',
+      ])
+    },
+    { commandTimeoutMs: 5000 },
+  ))
+
+test('two processes feeding each other in a loop, restarted together, are both restored', () =>
+  withRemembering(
+    PRIMARY_NFV_VF,
+    async (h) => {
+      for (const [method, path, body] of [
+        ['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' }],
+        ['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:1' }],
+        ['PUT', '/v1/nfvs/1/patches', { src: 'ring:1', dst: 'ring:0' }],
+        ['PUT', '/v1/nfvs/1/forward', { action: 'start' }],
+        ['POST', '/v1/vfs/2/components', { name: 'fwd1', core: 2, type: 'forward' }],
+        ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'ring:1', dir: 'tx' }],
+        ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'ring:0', dir: 'rx' }],
+      ] as const) {
+        const r = await h.api(method, path, body)
+        assert.is(r.status, 204, `${method} ${path}: ${r.text}`)
+      }
+      await stop(h, h.sim('vf 2'))
+      const nfv = await h.restart(h.sim('nfv 1'))
+      await received(nfv, 'patch ring:1 ring:0')
+      await h.connect([{ kind: 'vf', clientId: 2 }])
+      await ended(h, 'restore.done', 'vf:2')
+      await ended(h, 'restore.done', 'nfv:1')
+      assert.ok(nfv.received.includes('forward'))
+    },
+    { commandTimeoutMs: 5000 },
+  ))
+
 test.run()
