@@ -187,6 +187,36 @@ test('on other ports the demo’s spp-ctl lines say where it is, and each runs; 
   }
 })
 
+test('packets arrive on the demo’s phy:0: the primary counts them once nfv 1 forwards them', async () => {
+  const child = spawn(process.execPath, [join(dist, 'demo.js'), ...DEMO], { stdio: 'pipe' })
+  try {
+    child.stderr.resume() // its log lines
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    while (!stdout.includes(BANNER_END)) await once(child.stdout, 'data')
+    assert.match(stdout, '(phy:0 receives 20000 packets a second')
+    const api = /^spp-ctl is running on (\S+);/m.exec(stdout)![1]!
+    const put = (path: string, body: object) =>
+      fetch(api + path, { method: 'PUT', body: JSON.stringify(body) }).then((r) => r.status)
+    const rx = async () => {
+      const status = (await (await fetch(`${api}/v1/primary/status`)).json()) as {
+        phy_ports: { rx: number }[]
+      }
+      return status.phy_ports[0]!.rx
+    }
+    assert.is(await put('/v1/nfvs/1/patches', { src: 'phy:0', dst: 'phy:1' }), 204)
+    assert.is(await rx(), 0, 'nothing polls phy:0 yet')
+    assert.is(await put('/v1/nfvs/1/forward', { action: 'start' }), 204)
+    // Reads are shared for a while (--status-max-age): read until a fresh one has counted some.
+    const deadline = Date.now() + 20_000 // fails the test, never times it
+    let counted = 0
+    while (counted === 0 && Date.now() < deadline) counted = await rx()
+    assert.ok(counted > 0, 'phy:0 rx grows once nfv 1 forwards')
+  } finally {
+    child.kill('SIGKILL')
+  }
+})
+
 test('the bundle alone (no node_modules) writes pretty logs when asked, to the last line', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'spp-ctl-dist-'))
   const args = ['-b', '127.0.0.1', '-p', '0', '-s', '0', '-a', '0', '--state-dir', 'none']

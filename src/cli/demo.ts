@@ -7,6 +7,9 @@ import { DEFAULTS, startController } from '../controller/controller.ts'
 import { createLogger, LOG_FORMATS, type LogFormat, type LogLevel } from '../log/logger.ts'
 import { startSims, type SimSpec } from '../sim/start-sims.ts'
 
+/** Packets a second arriving on the demo's phy:0 (as `spp-sim --traffic phy:0=20000`). */
+const DEMO_TRAFFIC = { 'phy:0': 20_000 }
+
 /** The controller on its default ports, with a simulated primary, nfv 1, vf 2 and mirror 3. */
 const { values } = parseArgs({
   options: {
@@ -77,6 +80,7 @@ const sims = await startSims(specs, {
   era,
   pollMs,
   reconnect: true,
+  traffic: { sources: DEMO_TRAFFIC },
 })
 await registered
 const started = sims.map((sim) => sim.label).join(', ')
@@ -111,6 +115,7 @@ ${
     ? `(vf and mirror read their socket once per ${pollMs} ms, as SPP 18.11's do: their requests wait that long.)`
     : '(vf, mirror and pcap answer at once, as SPP 2020 polls its socket every 100 us.)'
 }
+(phy:0 receives ${DEMO_TRAFFIC['phy:0']} packets a second: the primary counts them once nfv 1 forwards them.)
 
   The live topology: ${api}/
   The API docs:      ${api}/docs

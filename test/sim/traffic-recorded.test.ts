@@ -163,4 +163,46 @@ test('the recordings hold what the tests rely on: six steps, three reads each, c
   }
 })
 
+test("with vf 2 reading its socket once a second, as SPP 18.11's does, packets move between its reads", () => {
+  let now = 0
+  const traffic = { sources: { 'phy:0': 10_000 }, readerPps: { 'vf:2': 4000 }, clock: () => now }
+  return withHarness(
+    [{ kind: 'primary' }, { kind: 'nfv', clientId: 1 }, { kind: 'vf', clientId: 2 }],
+    async (h) => {
+      for (const [method, path, body] of [
+        ['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' }],
+        ['PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' }],
+        ['PUT', '/v1/nfvs/1/forward', { action: 'start' }],
+        ['POST', '/v1/vfs/2/components', { name: 'fwd1', core: 2, type: 'forward' }],
+        ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'ring:0', dir: 'rx' }],
+        ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'phy:1', dir: 'tx' }],
+      ] as const)
+        assert.is((await h.api(method, path, body)).status, 204, path)
+      const vf = h.sim('vf 2')
+      const heard = vf.received.length
+      const ring0 = async () => {
+        const status = (await h.api('GET', '/v1/primary/status')).json() as Status
+        return status.ring_ports[0]!
+      }
+      now += 1000 // ring:0 fills: the vf takes 4000 of the 10000 a second
+      const before = await ring0()
+      const seen = []
+      for (let second = 0; second < 3; second++) {
+        now += 1000
+        seen.push(await ring0())
+      }
+      assert.equal(
+        seen.map((ring, i) => [ring.tx - before.tx, ring.tx_drop - before.tx_drop, i]),
+        [
+          [4000, 6000, 0],
+          [8000, 12000, 1],
+          [12000, 18000, 2],
+        ],
+      )
+      assert.is(vf.received.length, heard, 'nothing was asked of the vf meanwhile')
+    },
+    { statusMaxAgeMs: 0, sim: { pollMs: 1000, traffic } },
+  )
+})
+
 test.run()
