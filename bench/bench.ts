@@ -4,9 +4,9 @@
 //   npm run bench -- [--case http|apply|dashboards ...] [--seconds 5] [--spp-dir DIR]
 //                    [--generator wrk|autocannon] [--cpu-prof]
 //                    [--rest-seconds 30] [--settle-seconds 60] [--warm-up 20]
-//                    [--processes N ...] [--dashboards N ...] [--way spp|topology|etag ...]
+//                    [--processes N ...] [--dashboards N ...] [--way spp|topology|etag|rates ...]
 //                    [--spp-ctl-arg=--FLAG ...]
-// `http` and `apply` (the default) give issue 30's budget as a table; `dashboards` the matrix of
+// `http` and `apply` (the default) give the speed budget as a table; `dashboards` the matrix of
 // issue 35 (dashboards polling once a second). --seconds: each figure's window (default 5).
 // For `dashboards`: the rest cell's window (--rest-seconds), begun --settle-seconds after the
 // processes registered; --warm-up seconds of polls back to back before the polling cells;
@@ -83,7 +83,7 @@ if (apply) {
 if (http || apply) {
   const rows = budget(http, apply)
   results.budget = rows
-  sections.push(`Issue 30's budget:\n\n${budgetTable(rows)}`)
+  sections.push(`The speed budget:\n\n${budgetTable(rows)}`)
 }
 if (cases.has('dashboards')) {
   const number = (flag: 'rest-seconds' | 'settle-seconds' | 'warm-up') => {

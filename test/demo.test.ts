@@ -157,20 +157,20 @@ test('on other ports the demo’s spp-ctl lines say where it is, and each runs; 
     assert.match(lines[0] ?? '', `export SPP_CTL_URL=${api} `, 'first, where the demo is')
     const commands = lines.slice(1).map((line) => line.replace(/ +#.*/, ''))
     assert.equal(commands, [
-      'npx spp-ctl topology get > /tmp/chain.yaml',
-      'npx spp-ctl topology plan -f /tmp/chain.yaml',
-      'npx spp-ctl topology apply -f /tmp/chain.yaml',
+      'npx spp-ctl topology get > chain.yaml',
+      'npx spp-ctl topology plan -f chain.yaml',
+      'npx spp-ctl topology apply -f chain.yaml',
       'npx spp-ctl journal',
     ])
-    // As a shell runs them, the built command for npx's, the file in a directory of the test's.
-    // The exported URL goes in as --url too: this checks the lines, not the commands' reading of
-    // the variable.
+    // As a shell runs them, the built command for npx's, in a directory of the test's (a user's
+    // clone: npm test passes with the file there). The exported URL goes in as --url too: this
+    // checks the lines, not the commands' reading of the variable.
     const script = [
       `npx() { shift; ${JSON.stringify(process.execPath)} ${JSON.stringify(SPP_CTL)} "$@" --url "$SPP_CTL_URL"; }`,
       'set -e',
-      ...lines.map((line) => line.replaceAll('/tmp/', `${work}/`)),
+      ...lines,
     ].join('\n')
-    const { stdout: said } = await promisify(execFile)('bash', ['-c', script], { env })
+    const { stdout: said } = await promisify(execFile)('bash', ['-c', script], { env, cwd: work })
     assert.match(said, 'No changes: the live topology already matches.', 'plan of what get wrote')
     // the document is the same however often it is read: a file to keep, edit and compare
     const again = await promisify(execFile)(process.execPath, [
@@ -184,6 +184,80 @@ test('on other ports the demo’s spp-ctl lines say where it is, and each runs; 
   } finally {
     child.kill('SIGKILL')
     rmSync(work, { recursive: true, force: true })
+  }
+})
+
+test('the Try list builds a whole chain, readers first: fwd1 with its rx and tx, then the nfv', async () => {
+  const child = spawn(process.execPath, [join(dist, 'demo.js'), ...DEMO], { stdio: 'pipe' })
+  try {
+    child.stderr.resume() // its log lines
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    while (!stdout.includes(BANNER_END)) await once(child.stdout, 'data')
+    const from = stdout.indexOf('\nTry')
+    const tries = stdout
+      .slice(from, stdout.indexOf('\nAnd with', from))
+      .split('\n')
+      .map((line) => /^ {2}curl -s (?:-X (\w+) )?(\S+)(?: -d '([^']*)')?$/.exec(line))
+      .filter((match) => match !== null)
+    const changes: string[] = []
+    for (const [line, method = 'GET', url, body] of tries) {
+      const r = await fetch(url!, { method, body })
+      assert.ok(r.ok, `${line}: ${r.status} ${await r.text()}`)
+      if (method !== 'GET') changes.push(new URL(url!).pathname)
+    }
+    // Readers first: the vf's changes before any of the nfv's, which sends packets into ring:0.
+    const firstNfv = changes.findIndex((path) => path.startsWith('/v1/nfvs/'))
+    assert.ok(firstNfv > 0, changes.join(' '))
+    assert.ok(changes.slice(0, firstNfv).every((path) => path.startsWith('/v1/vfs/2/')))
+    assert.ok(changes.slice(firstNfv).every((path) => path.startsWith('/v1/nfvs/1/')))
+    const api = /^spp-ctl is running on (\S+);/m.exec(stdout)![1]!
+    type Port = { port: string }
+    type Topology = {
+      nfvs: Record<string, { status: string; ports: string[]; patches: object[] }>
+      vfs: Record<string, { components: { name?: string; rx_port?: Port[]; tx_port?: Port[] }[] }>
+    }
+    const topology = (await (await fetch(`${api}/v1/topology`)).json()) as Topology
+    const fwd1 = topology.vfs['2']!.components.find((c) => c.name === 'fwd1')
+    assert.equal(
+      [fwd1?.rx_port?.map((p) => p.port), fwd1?.tx_port?.map((p) => p.port)],
+      [['ring:0'], ['phy:1']],
+    )
+    const nfv = topology.nfvs['1']!
+    assert.equal([nfv.status, nfv.patches], ['Running', [{ src: 'phy:0', dst: 'ring:0' }]])
+    assert.ok(nfv.ports.includes('ring:0'))
+  } finally {
+    child.kill('SIGKILL')
+  }
+})
+
+test('packets arrive on the demo’s phy:0: the primary counts them once nfv 1 forwards them', async () => {
+  const child = spawn(process.execPath, [join(dist, 'demo.js'), ...DEMO], { stdio: 'pipe' })
+  try {
+    child.stderr.resume() // its log lines
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    while (!stdout.includes(BANNER_END)) await once(child.stdout, 'data')
+    assert.match(stdout, '(phy:0 receives 20000 packets a second')
+    const api = /^spp-ctl is running on (\S+);/m.exec(stdout)![1]!
+    const put = (path: string, body: object) =>
+      fetch(api + path, { method: 'PUT', body: JSON.stringify(body) }).then((r) => r.status)
+    const rx = async () => {
+      const status = (await (await fetch(`${api}/v1/primary/status`)).json()) as {
+        phy_ports: { rx: number }[]
+      }
+      return status.phy_ports[0]!.rx
+    }
+    assert.is(await put('/v1/nfvs/1/patches', { src: 'phy:0', dst: 'phy:1' }), 204)
+    assert.is(await rx(), 0, 'nothing polls phy:0 yet')
+    assert.is(await put('/v1/nfvs/1/forward', { action: 'start' }), 204)
+    // Reads are shared for a while (--status-max-age): read until a fresh one has counted some.
+    const deadline = Date.now() + 20_000 // fails the test, never times it
+    let counted = 0
+    while (counted === 0 && Date.now() < deadline) counted = await rx()
+    assert.ok(counted > 0, 'phy:0 rx grows once nfv 1 forwards')
+  } finally {
+    child.kill('SIGKILL')
   }
 })
 

@@ -1,4 +1,5 @@
-// The budget of issue 30 (what performance may move within), each target with this run's figure:
+// The speed budget (issue 30's, as issue 44 restates it: what performance may move within), each
+// target with this run's figure:
 // a pure function of the results, so a test can hold the limits.
 import type { ApplyResult } from './apply-case.ts'
 import type { CaseRow, HttpResults, ServerName } from './http-case.ts'
@@ -61,12 +62,12 @@ export function budget(http: HttpResults | undefined, apply: ApplyResult | undef
       0.4,
     )
     cpuAgainst(
-      "PUT /v1/nfvs/1/patches x1, --state-dir none: CPU ≤ 40% of SPP's controller's",
+      "PUT /v1/nfvs/1/patches x1, --state-dir none: CPU ≤ 0.6× SPP's controller's",
       'PUT /v1/nfvs/1/patches',
       1,
       'state dir none',
       'SPP',
-      0.4,
+      0.6,
     )
     const target = "PUT /v1/nfvs/1/patches x64, state directory on: req/s ≥ 1.5× SPP's controller's"
     const mine = of('PUT /v1/nfvs/1/patches', 64, 'spp-ctl')?.rps
@@ -80,15 +81,17 @@ export function budget(http: HttpResults | undefined, apply: ApplyResult | undef
             met: mine >= 1.5 * theirs,
           },
     )
-    const mib = (target: string, value: number, below: number) =>
-      rows.push({ target, measured: `${value.toFixed(1)} MiB`, met: value < below })
-    mib('peak RSS over the whole bench, default flags < 100 MiB', http.peakRssMiB, 100)
-    mib('idle RSS 1 s after start, default flags < 70 MiB', http.startup.idleRssMiB, 70)
+    const mib = (target: string, value: number, met: boolean) =>
+      rows.push({ target, measured: `${value.toFixed(1)} MiB`, met })
+    const peak = http.peakRssMiB
+    mib('peak RSS over the whole bench, default flags ≤ 125 MiB', peak, peak <= 125)
+    const idle = http.startup.idleRssMiB
+    mib('idle RSS 1 s after start, default flags < 70 MiB', idle, idle < 70)
     const ms = http.startup.listeningMs
     rows.push({
-      target: 'start to "controller listening" < 400 ms',
+      target: 'start to "controller listening" < 500 ms',
       measured: `${ms} ms`,
-      met: ms < 400,
+      met: ms < 500,
     })
   }
   if (apply) {

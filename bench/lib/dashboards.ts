@@ -14,6 +14,13 @@
 // has settled (V8 collects garbage for a while after any activity: docs/speed.md), then warmed up
 // by polls back to back (V8 compiles what runs often: at a dashboard's pace that takes minutes),
 // so that the cells show what a controller running for days costs, not its first minutes.
+//
+// The processes' machine has packets arriving on phy:0 (20 000 a second) and the chain
+// phy:0 -> nfv 1 -> ring:0 -> vf 2 fwd1 -> phy:1 configured on every controller measured, so that
+// the counters move as on a host with traffic. A fourth way (this controller only): dashboards
+// following `GET /v1/events?rates=1`, each on one stream the controller pushes a `rates` event to
+// after each read of the primary (once a second): its "polls" are the events received, its
+// p50 / p99 the time between two events of one stream.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent, get } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -29,10 +36,13 @@ import { startSppController } from './spp-controller.ts'
 /** Processes connected, dashboards polling. */
 export const PROCESS_COUNTS = [4, 16, 48] as const
 export const DASHBOARD_COUNTS = [0, 1, 10, 50] as const
-/** How the dashboards poll: not at all, SPP's way, the topology document, or it with its ETag. */
-export type Way = 'none' | 'spp' | 'topology' | 'etag'
+/**
+ * How the dashboards poll: not at all, SPP's way, the topology document, it with its ETag, or
+ * they follow the rates pushed on the event stream.
+ */
+export type Way = 'none' | 'spp' | 'topology' | 'etag' | 'rates'
 /** The ways a cell with dashboards polls, and those SPP's controller serves. */
-export const WAYS: readonly Way[] = ['spp', 'topology', 'etag']
+export const WAYS: readonly Way[] = ['spp', 'topology', 'etag', 'rates']
 const SPP_WAYS: readonly Way[] = ['spp']
 /** The baselines answer no If-None-Match: they are polled the two other ways. */
 const BASELINE_WAYS: readonly Way[] = ['spp', 'topology']
@@ -76,6 +86,17 @@ export type WarmUp = {
 }
 
 const INTERVAL_MS = 1000
+/** Packets a second arriving on phy:0 of the processes' machine. */
+const TRAFFIC = ['--traffic', 'phy:0=20000']
+/** The chain the traffic flows through, configured through each controller's REST API. */
+const CHAIN: [method: string, path: string, body: object][] = [
+  ['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' }],
+  ['PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' }],
+  ['PUT', '/v1/nfvs/1/forward', { action: 'start' }],
+  ['POST', '/v1/vfs/2/components', { name: 'fwd1', core: 2, type: 'forward' }],
+  ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'ring:0', dir: 'rx' }],
+  ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'phy:1', dir: 'tx' }],
+]
 /** Before a polling cell's window: the dashboards' first polls. */
 const FIRST_POLLS_MS = 1000
 /** Connections polling back to back in a warm-up. */
@@ -122,8 +143,9 @@ export async function dashboardsCase(
     const stops: (() => Promise<unknown>)[] = []
     try {
       const start = async (controller: Controller) => {
-        const rig = await startRig(controller, processMix(processes), processes, 0)
+        const rig = await startRig(controller, [...TRAFFIC, ...processMix(processes)], processes, 0)
         stops.push(() => rig.stop())
+        await configureChain(rig.api)
         return rig
       }
       const ours = await start(
@@ -156,7 +178,9 @@ export async function dashboardsCase(
       const ways = WAYS.filter((way) => options.ways?.includes(way) ?? true)
       if (counts.some((n) => n > 0) && options.warmUpSeconds > 0)
         for (const [name, rig] of on('spp')) {
-          const served = ways.filter((way) => name === 'spp-ctl' || SPP_WAYS.includes(way))
+          const served = ways.filter(
+            (way) => way !== 'rates' && (name === 'spp-ctl' || SPP_WAYS.includes(way)),
+          )
           const warm = await warmUp(rig, served, options.warmUpSeconds)
           warmUps.push({ controller: name, processes, ...warm })
           log(`${processes} processes: ${name} warmed up by ${warm.polls} polls, ${warm.cpu}%`)
@@ -178,6 +202,15 @@ export async function dashboardsCase(
 }
 
 type Poll = { begun: number; ms: number; requests: number; errors: number }
+
+/** The chain of the traffic, one request after another; a refusal stops the run. */
+async function configureChain(api: string) {
+  for (const [method, path, body] of CHAIN) {
+    const response = await fetch(api + path, { method, body: JSON.stringify(body) })
+    if (!response.ok)
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+  }
+}
 type Cell = Omit<DashboardCell, 'controller' | 'processes'>
 
 /** A baseline answering what the controller at `api` answers now, to every poll of every way. */
@@ -217,9 +250,12 @@ async function watchCell(
     { length: dashboards },
     () => new Agent({ keepAlive: true, maxSockets: 1 }),
   )
-  const running = agents.map((agent, i) =>
-    dashboard(rig.api, agent, way, t0 + (i * INTERVAL_MS) / dashboards, to, polls),
-  )
+  const running = agents.map((agent, i) => {
+    const first = t0 + (i * INTERVAL_MS) / dashboards
+    return way === 'rates'
+      ? follower(rig.api, agent, first, to, polls)
+      : dashboard(rig.api, agent, way, first, to, polls)
+  })
   const simSeconds = () => rig.simPids().reduce((sum, sim) => sum + cpuSeconds(sim), 0)
   await delay(Math.max(0, from - performance.now()))
   const cpuBefore = cpuSeconds(pid)
@@ -247,7 +283,8 @@ async function watchCell(
     ...(requests > 0 ? { cpuUs: Math.round((cpu * 1e6) / requests) } : {}),
     polls: inWindow.length,
     due: dashboards * seconds,
-    ...percentiles(inWindow.map((p) => p.ms)),
+    // A stream's first event has no interval before it.
+    ...percentiles(inWindow.filter((p) => way !== 'rates' || p.ms > 0).map((p) => p.ms)),
     errors: inWindow.reduce((sum, p) => sum + p.errors, 0),
     rssMiB,
     benchCpu: percent((user + system) / 1e6),
@@ -278,6 +315,42 @@ async function dashboard(
     do next += INTERVAL_MS
     while (next < performance.now())
   }
+}
+
+/**
+ * One dashboard following the rates pushed: a stream of `GET /v1/events?rates=1` opened at
+ * `first` and closed at `until`; each `rates` event is a "poll" (begun when it arrived, its ms
+ * the time since the stream's event before).
+ */
+async function follower(api: string, agent: Agent, first: number, until: number, polls: Poll[]) {
+  await delay(Math.max(0, first - performance.now()))
+  await new Promise<void>((resolve) => {
+    const req = get(`${api}/v1/events?rates=1`, { agent }, (res) => {
+      if (res.statusCode !== 200) {
+        polls.push({ begun: performance.now(), ms: 0, requests: 1, errors: 1 })
+        res.resume()
+        return resolve()
+      }
+      let text = ''
+      let last: number | undefined
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => {
+        text += chunk
+        for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n')) {
+          const block = text.slice(0, end)
+          text = text.slice(end + 2)
+          if (!/^event: rates$/m.test(block)) continue
+          const at = performance.now()
+          polls.push({ begun: at, ms: last === undefined ? 0 : at - last, requests: 0, errors: 0 })
+          last = at
+        }
+      })
+      res.on('close', () => resolve())
+    })
+    req.on('error', () => resolve())
+    const end = setTimeout(() => req.destroy(), Math.max(0, until - performance.now()))
+    req.on('close', () => clearTimeout(end))
+  })
 }
 
 /** The path of a process's own GET, from an entry of `GET /v1/processes`. */

@@ -67,6 +67,7 @@ export function dashboardsTable(cells: DashboardCell[]): string {
     spp: "SPP's way",
     topology: '`/v1/topology`',
     etag: '`/v1/topology`, If-None-Match',
+    rates: 'following `/v1/events?rates=1`',
   }
   const figures = (c: DashboardCell | undefined) => {
     if (!c) return [dash, dash, dash, dash, dash]

@@ -1,6 +1,6 @@
 // What others may know of a process's connection: who it is, what it has shown, how busy it is.
 import type { ProcessKind } from '../protocol/bodies.ts'
-import { idText, type ProcessId } from '../protocol/process-id.ts'
+import { labelOf, type ProcessId } from '../protocol/process-id.ts'
 import { capsOf, eraLabel, type Caps, type Learnt } from '../protocol/release.ts'
 import type { ProcessView } from '../state/process-view.ts'
 import type { ProcessConnection } from './process-connection.ts'
@@ -45,7 +45,7 @@ export function describe(connection: ProcessConnection): ProcessDescription {
   const { id, learnt, view, queue, inFlight, closeReason, socket } = snapshot.context
   const caps = capsNow(connection)
   const description: ProcessDescription = {
-    label: id ? idText(id) : 'unidentified',
+    label: labelOf(id),
     peer: `${socket.remoteAddress}:${socket.remotePort}`,
     era: eraLabel(learnt),
     queueDepth: queue.length + (inFlight ? 1 : 0),

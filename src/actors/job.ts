@@ -1,28 +1,27 @@
 // A queued command and the requests waiting for its reply, each answered in its own type.
-import { ControllerError } from '../protocol/errors.ts'
+import { ControllerError, type ErrorCode } from '../protocol/errors.ts'
 import type { Change, Effect } from '../protocol/effects.ts'
 import { fail, ok, type Result } from '../protocol/result.ts'
 import { effectOf, type Command } from '../protocol/command.ts'
 import type { AskOptions, Cause } from './settled.ts'
 
-/** A reply frame, or why none came. */
-export type Outcome = Result<Buffer>
-
 /**
- * One request waiting for a reply. `decode` reads a reply with the request's own command (a read
- * shared by several requests is decoded by each, in its own type; decoders of reads are memoised
- * per frame); `settle` answers the request; `left` says whether its client has gone.
+ * A reply read with its command, once for every request waiting for it: the decoded value and what
+ * it says the process did; or why there is none (a bad reply, a timeout, a closed connection).
  */
+export type Reply = Result<{ value: unknown; effect: Effect }>
+
+/** One request waiting for a reply: `settle` answers it; `left` says whether its client has gone. */
 type Waiter = {
-  decode(frame: Buffer): Result<Effect>
-  settle(outcome: Outcome): void
+  settle(reply: Reply): void
   left(): boolean
 }
 
 /**
  * A command in a process's queue, never changed once made: a read that others join is replaced by
  * one with more waiters. `change` is what a change will do, checked against the view before it is
- * sent.
+ * sent; `command` reads its reply (a request joins only a read decoded by the same decoder, so the
+ * value is of its own type).
  */
 export type Job = {
   readonly line: string
@@ -32,19 +31,12 @@ export type Job = {
   readonly change: Change | undefined
   readonly queuedAt: number
   readonly cause: Cause | undefined
+  readonly command: Command<unknown>
   readonly waiters: readonly Waiter[]
 }
 
-const failure = (outcome: Result<unknown> & { ok: false }) =>
-  new ControllerError(outcome.code, outcome.message)
-
-function decodeWith<T>(command: Command<T>, frame: Buffer): Result<T> {
-  try {
-    return command.decode(frame)
-  } catch (error) {
-    return fail(`decoding the reply failed: ${(error as Error).message}`, 'INTERNAL')
-  }
-}
+const failure = (reply: Result<unknown> & { ok: false }) =>
+  new ControllerError(reply.code, reply.message)
 
 /** A job for one request; the promise settles with the decoded reply or the reason there is none. */
 export function createJob<T>(command: Command<T>, options: AskOptions = {}) {
@@ -52,14 +44,8 @@ export function createJob<T>(command: Command<T>, options: AskOptions = {}) {
   const promise = new Promise<T>((resolve, reject) => (answer = { resolve, reject }))
   const { signal, left } = options
   const waiter: Waiter = {
-    decode(frame) {
-      const reply = decodeWith(command, frame)
-      return reply.ok ? ok(effectOf(command, reply.value)) : reply
-    },
-    settle(outcome) {
-      if (!outcome.ok) return answer.reject(failure(outcome))
-      const reply = decodeWith(command, outcome.value)
-      if (reply.ok) answer.resolve(reply.value)
+    settle(reply) {
+      if (reply.ok) answer.resolve(reply.value.value as T)
       else answer.reject(failure(reply))
     },
     left: () => signal?.aborted === true || left?.() === true,
@@ -72,9 +58,22 @@ export function createJob<T>(command: Command<T>, options: AskOptions = {}) {
     change: command.read ? undefined : command.effect,
     queuedAt: performance.now(),
     cause: options.cause,
+    // Its value reaches the request as the T its own decoder made (see canJoin).
+    command: command as Command<unknown>,
     waiters: [waiter],
   }
   return { job, promise }
+}
+
+/** Reads a reply frame with the job's command, once for all its requests; never throws. */
+export function readReply(job: Job, frame: Buffer): Reply {
+  const { command } = job
+  try {
+    const reply = command.decode(frame)
+    return reply.ok ? ok({ value: reply.value, effect: effectOf(command, reply.value) }) : reply
+  } catch (error) {
+    return fail(`decoding the reply failed: ${(error as Error).message}`, 'INTERNAL')
+  }
 }
 
 /** The read at the tail with another request's waiters too (both read the same, at one point). */
@@ -83,25 +82,23 @@ export const joined = (tail: Job, job: Job): Job => ({
   waiters: [...tail.waiters, ...job.waiters],
 })
 
-/** Whether a job may take a read's place: both reads of the same line. */
+/** Whether a job may take a read's place: both reads of the same line, decoded the same way. */
 export const canJoin = (tail: Job, job: Job): boolean =>
-  tail.read && job.read && tail.line === job.line
+  tail.read && job.read && tail.line === job.line && tail.command.decode === job.command.decode
 
 /** Whether any request still waits for this job. */
 export const live = (job: Job): boolean => job.waiters.some((w) => !w.left())
 
-/** What a reply says the process did, as the job's first request reads it. Pure. */
-export function effectOfReply(job: Job, outcome: Outcome): Result<Effect> {
-  const [first] = job.waiters
-  if (!first) return fail('no request waited for this reply', 'INTERNAL')
-  return outcome.ok ? first.decode(outcome.value) : outcome
-}
-
 /** Answers every request of a job with the reply, or why there is none. */
-export function answer(job: Job, outcome: Outcome): void {
-  for (const waiter of job.waiters) waiter.settle(outcome)
+export function answer(job: Job, reply: Reply): void {
+  for (const waiter of job.waiters) waiter.settle(reply)
 }
 
 /** Fails every request of a job without sending it. */
-export const refuse = (job: Job, message: string, code: ControllerError['code']): void =>
+export const refuse = (job: Job, message: string, code: ErrorCode): void =>
   answer(job, fail(message, code))
+
+/** Fails every request of these jobs without sending them. */
+export function refuseAll(jobs: readonly Job[], message: string, code: ErrorCode): void {
+  for (const job of jobs) refuse(job, message, code)
+}

@@ -5,17 +5,17 @@ import type { Socket } from 'node:net'
 import type { Logger } from 'pino'
 import { assign, enqueueActions, sendTo, setup, type ActorRefFrom } from 'xstate'
 import type { ErrorCode } from '../protocol/errors.ts'
-import { HANDSHAKES } from '../protocol/handshake.ts'
-import { idText, processId, type ProcessId } from '../protocol/process-id.ts'
+import { HANDSHAKES, type Identity } from '../protocol/handshake.ts'
+import { labelOf, processId, type ProcessId } from '../protocol/process-id.ts'
 import { eraLabel, firstLearnt, learn, type Learnt } from '../protocol/release.ts'
 import { fail } from '../protocol/result.ts'
 import { emptyView, type ProcessView } from '../state/process-view.ts'
 import { emptyQueue, joins, jobsOf, pushed, type CommandQueue } from './command-queue.ts'
-import { answer, refuse, type Job, type Outcome } from './job.ts'
+import { answer, readReply, refuse, refuseAll, type Job, type Reply } from './job.ts'
 import { settling } from './reply-outcome.ts'
 import type { Settled } from './settled.ts'
 import { nextJob } from './next-job.ts'
-import { socketLink, type LinkEvent } from './socket-link.ts'
+import { socketLink, type Answer, type LinkEvent, type Write } from './socket-link.ts'
 
 export type Input = {
   socket: Socket
@@ -49,29 +49,37 @@ type Emitted =
   | { type: 'unsent'; id: ProcessId; jobs: Job[] }
   | { type: 'settled'; settled: Settled }
 
-/** Answers requests that get no command: the reason, never sent. */
-const refuseAll = (jobs: readonly Job[], message: string, code: ErrorCode) => {
-  for (const job of jobs) refuse(job, message, code)
-}
-
-const label = (context: Context) => (context.id ? idText(context.id) : 'unidentified')
-
 /** Why a command on this connection was not answered: it closed. */
 const closedMessage = (context: Context) =>
-  `connection to ${label(context)} closed: ${context.closeReason ?? 'unknown reason'}`
+  `connection to ${labelOf(context.id)} closed: ${context.closeReason ?? 'unknown reason'}`
 
-/** The queue with a new command in it, or why it is refused (past `maxQueue`). */
-function admitted(context: Context, job: Job): { queue: CommandQueue } | { refused: string } {
-  const { queue, maxQueue } = context
-  if (joins(queue, job) || queue.length < maxQueue) return { queue: pushed(queue, job) }
-  return { refused: `${label(context)} has ${maxQueue} commands waiting: try again later` }
+/**
+ * The line that asks a new connection who it is, and its answer read as the handshake (read by
+ * the link, outside the machine: a decoder that throws is a failed handshake, never an exception
+ * on the socket's data).
+ */
+function handshakeOf(role: Input['role']): Write {
+  const { line, decode } = HANDSHAKES[role]
+  const identify = (frame: Buffer) => {
+    try {
+      return decode(frame)
+    } catch (error) {
+      return fail<Identity>(`decoding it failed: ${(error as Error).message}`, 'INTERNAL')
+    }
+  }
+  return {
+    type: 'write',
+    line,
+    read: (frame) => ({ type: 'handshake', identity: identify(frame) }),
+  }
 }
 
-/** Whether a command would be written with this queue and view (none refused or left). */
-const writes = (queue: CommandQueue, view: Context['view']) =>
-  queue.length > 0 && nextJob(queue, view).send !== undefined
-
-const frameOf = (event: Events) => (event.type === 'link.frame' ? event.frame : undefined)
+/** A command's line, and its reply read once with the command's own decoder. */
+const writeOf = (job: Job): Write => ({
+  type: 'write',
+  line: job.line,
+  read: (frame): Answer => ({ type: 'reply', reply: readReply(job, frame) }),
+})
 
 /** One connected SPP process: identifies it, queues its commands and keeps one in flight. */
 export const processConnection = setup({
@@ -79,39 +87,27 @@ export const processConnection = setup({
   types: {} as { input: Input; context: Context; events: Events; emitted: Emitted },
   actors: { socketLink },
   delays: { replyTimeout: ({ context }) => context.replyTimeoutMs },
+  // Guards only read the event and the context: what they choose between was worked out once,
+  // by the link (a reply decoded) or by an action (the next command, written or not).
   guards: {
-    handshakeAnswered: ({ context, event }) =>
-      event.type === 'link.frame' && HANDSHAKES[context.role].decode(event.frame).ok,
-    /** A command arriving at a connection with none in flight would be written at once. */
-    writesNew: ({ context, event }) => {
-      if (event.type !== 'command') return false
-      const queue = admitted(context, event.job)
-      return 'queue' in queue && writes(queue.queue, context.view)
-    },
-    /** Once the reply settles the command in flight, another would be written. */
-    writesAfterReply: ({ context, event }) => {
-      const frame = frameOf(event)
-      const settled = frame && settling(context, { ok: true, value: frame })
-      return writes(context.queue, settled ? settled.after : context.view)
-    },
-    /** Once the handshake names the process, what was queued meanwhile would be written. */
-    writesAfterHandshake: ({ context, event }) => {
-      const frame = frameOf(event)
-      const identity = frame && HANDSHAKES[context.role].decode(frame)
-      return !!identity?.ok && writes(context.queue, emptyView(identity.value.kind))
-    },
-    /** What was queued would be written now. */
-    writesQueued: ({ context }) => writes(context.queue, context.view),
+    handshakeFailed: ({ event }) => event.type === 'handshake' && !event.identity.ok,
+    /** Commands wait: the next is written in this step (awaitingReply), unless none can be. */
+    commandsWaiting: ({ context }) => context.queue.length > 0,
+    /** Nothing was written after all (each waiting command refused, or its client gone). */
+    nothingInFlight: ({ context }) => context.inFlight === undefined,
     closesOnReply: ({ context }) => context.inFlight?.job.closes === true,
   },
   actions: {
-    warn: ({ context }, message: string) => context.log.warn({ process: label(context) }, message),
+    warn: ({ context }, message: string) =>
+      context.log.warn({ process: labelOf(context.id) }, message),
     setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
     /** A command into the queue (a read joining the read at its tail); past `maxQueue`, refused. */
     queue: enqueueActions(({ context, enqueue }, job: Job) => {
-      const queue = admitted(context, job)
-      if ('queue' in queue) enqueue.assign(queue)
-      else enqueue(() => refuse(job, queue.refused, 'QUEUE_FULL'))
+      const { queue, maxQueue } = context
+      if (queue.length < maxQueue || joins(queue, job))
+        return enqueue.assign({ queue: pushed(queue, job) })
+      const message = `${labelOf(context.id)} has ${maxQueue} commands waiting: try again later`
+      enqueue(() => refuse(job, message, 'QUEUE_FULL'))
     }),
     /** Writes the next command someone waits for, refusing those that would hurt the process. */
     writeNext: enqueueActions(({ context, enqueue }) => {
@@ -124,19 +120,18 @@ export const processConnection = setup({
       })
       for (const { job, message } of next.refused)
         enqueue(() => refuse(job, message, 'INVALID_REQUEST'))
-      if (next.send) enqueue.sendTo('link', { type: 'write', line: next.send.line })
+      if (next.send) enqueue.sendTo('link', writeOf(next.send))
     }),
     /**
      * Settles the command in flight with its reply (or why none came): the view and what the
      * process has shown move on, its requests are answered, and the outcome is emitted.
      */
-    settle: enqueueActions(({ context, enqueue }, reply: Outcome) => {
+    settle: enqueueActions(({ context, enqueue }, reply: Reply) => {
       const { inFlight, view, id } = context
-      const settling_ = settling(context, reply)
-      if (!inFlight || !view || !id || !settling_) return
+      if (!inFlight || !view || !id) return
       const { job, sentAt } = inFlight
-      const { outcome, after, learnt, fault } = settling_
-      if (fault) context.log.error({ process: idText(id), command: job.line }, fault)
+      const { outcome, after, learnt, fault } = settling(view, context.learnt, reply)
+      if (fault) context.log.error({ process: labelOf(id), command: job.line }, fault)
       enqueue.assign({ inFlight: undefined, view: after, learnt })
       enqueue(() => answer(job, reply))
       const now = performance.now()
@@ -175,10 +170,9 @@ export const processConnection = setup({
       } else enqueue.emit({ type: 'unsent', id: context.id, jobs })
     }),
     /** A handshake that named the process: who it is and what it showed of its release. */
-    identify: enqueueActions(({ context, enqueue }, frame: Buffer) => {
-      const result = HANDSHAKES[context.role].decode(frame)
-      if (!result.ok) return
-      const { kind, clientId, shows } = result.value
+    identify: enqueueActions(({ context, enqueue, event }) => {
+      if (event.type !== 'handshake' || !event.identity.ok) return
+      const { kind, clientId, shows } = event.identity.value
       const id = processId(kind, clientId)
       let learnt = firstLearnt(kind, shows)
       if (context.frameBytes) learnt = learn(learnt, { frameBytes: context.frameBytes })
@@ -219,10 +213,7 @@ export const processConnection = setup({
   states: {
     // Asked who it is (a secondary) or probed with `status` (the primary); commands wait.
     identifying: {
-      entry: sendTo('link', ({ context }) => ({
-        type: 'write' as const,
-        line: HANDSHAKES[context.role].line,
-      })),
+      entry: sendTo('link', ({ context }) => handshakeOf(context.role)),
       after: {
         replyTimeout: {
           target: 'closed',
@@ -233,43 +224,31 @@ export const processConnection = setup({
         },
       },
       on: {
-        'link.frame': [
+        handshake: [
           {
-            guard: 'writesAfterHandshake',
-            target: 'awaitingReply',
-            actions: [{ type: 'identify', params: ({ event }) => event.frame }, 'writeNext'],
-          },
-          {
-            guard: 'handshakeAnswered',
-            target: 'ready',
-            actions: [{ type: 'identify', params: ({ event }) => event.frame }, 'writeNext'],
-          },
-          {
+            guard: 'handshakeFailed',
             target: 'closed',
             actions: {
               type: 'setCloseReason',
-              params: ({ context, event }) => {
-                const result = HANDSHAKES[context.role].decode(event.frame)
-                return `handshake failed: ${result.ok ? '' : result.message}`
-              },
+              params: ({ event }) =>
+                `handshake failed: ${event.identity.ok ? '' : event.identity.message}`,
             },
           },
+          { guard: 'commandsWaiting', target: 'awaitingReply', actions: ['identify', 'writeNext'] },
+          { target: 'ready', actions: 'identify' },
         ],
       },
     },
     // Identified, nothing in flight: a command is written as it comes.
     ready: {
       on: {
-        command: [
-          {
-            guard: 'writesNew',
-            target: 'awaitingReply',
-            actions: [{ type: 'queue', params: ({ event }) => event.job }, 'writeNext'],
-          },
-          // Refused or left (a hazard, a client gone): nothing is written; writeNext says so.
-          { actions: [{ type: 'queue', params: ({ event }) => event.job }, 'writeNext'] },
-        ],
-        'link.frame': {
+        // Refused or left (a hazard, a client gone): nothing is written, and awaitingReply hands
+        // back at once.
+        command: {
+          target: 'awaitingReply',
+          actions: [{ type: 'queue', params: ({ event }) => event.job }, 'writeNext'],
+        },
+        'link.unsolicited': {
           target: 'closed',
           actions: { type: 'setCloseReason', params: 'protocol error: reply without a command' },
         },
@@ -277,6 +256,7 @@ export const processConnection = setup({
     },
     // One command written, its reply awaited; the others queued.
     awaitingReply: {
+      always: { guard: 'nothingInFlight', target: 'ready' },
       after: {
         replyTimeout: {
           target: 'discardingLateReply',
@@ -290,39 +270,30 @@ export const processConnection = setup({
               type: 'failQueue',
               params: ({ context }) => ({
                 code: 'PROCESS_UNRESPONSIVE' as const,
-                message: `not sent: ${label(context)} did not answer the command before it`,
+                message: `not sent: ${labelOf(context.id)} did not answer the command before it`,
               }),
             },
           ],
         },
       },
       on: {
-        'link.frame': [
+        reply: [
           {
             guard: 'closesOnReply',
             target: 'closed',
             actions: [
-              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
+              { type: 'settle', params: ({ event }) => event.reply },
               { type: 'setCloseReason', params: 'exited on request' },
             ],
           },
           {
             // The next command goes at once; its own deadline starts (the state is entered again).
-            guard: 'writesAfterReply',
+            guard: 'commandsWaiting',
             target: 'awaitingReply',
             reenter: true,
-            actions: [
-              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
-              'writeNext',
-            ],
+            actions: [{ type: 'settle', params: ({ event }) => event.reply }, 'writeNext'],
           },
-          {
-            target: 'ready',
-            actions: [
-              { type: 'settle', params: ({ event }) => ({ ok: true, value: event.frame }) },
-              'writeNext', // refuses what is left unsendable, if anything is
-            ],
-          },
+          { target: 'ready', actions: { type: 'settle', params: ({ event }) => event.reply } },
         ],
       },
     },
@@ -337,16 +308,13 @@ export const processConnection = setup({
         },
       },
       on: {
-        'link.frame': [
+        reply: [
           {
-            guard: 'writesQueued',
+            guard: 'commandsWaiting',
             target: 'awaitingReply',
             actions: [{ type: 'warn', params: 'late reply discarded' }, 'writeNext'],
           },
-          {
-            target: 'ready',
-            actions: [{ type: 'warn', params: 'late reply discarded' }, 'writeNext'],
-          },
+          { target: 'ready', actions: { type: 'warn', params: 'late reply discarded' } },
         ],
       },
     },

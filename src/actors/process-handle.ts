@@ -1,5 +1,5 @@
-// A process as the rest of the controller holds it: ask, describe, hear its changes, close. The
-// only window into its actor.
+// A process as the rest of the controller holds it: ask, describe, close. The only window into
+// its actor (its changes are heard on the registry's one stream).
 import { ControllerError } from '../protocol/errors.ts'
 import type { Command } from '../protocol/command.ts'
 import { statusOf } from '../protocol/kinds/status.ts'
@@ -9,7 +9,7 @@ import type { Capability, Caps } from '../protocol/release.ts'
 import { capsNow, describe, type ProcessDescription } from './describe.ts'
 import { createJob } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
-import type { AskOptions, Cause, Settled } from './settled.ts'
+import type { AskOptions, Cause } from './settled.ts'
 
 /** A process: the one way to reach its actor. */
 export type ProcessHandle = {
@@ -25,8 +25,6 @@ export type ProcessHandle = {
    * read once first: a `status`, harmless, shared with any other read queued.
    */
   caps(cap?: Capability, options?: AskOptions): Promise<Caps>
-  /** Calls `listener` with each command it settles, until the function returned is called. */
-  changes(listener: (settled: Settled) => void): () => void
   /** Closes its connection (the process reconnects, as after any drop). */
   close(reason: string): void
 }
@@ -62,16 +60,8 @@ export function askOn<T>(
 }
 
 /** The handle of one identified connection: it answers for that connection only. */
-export function connectionHandle(connection: ProcessConnection, id: ProcessId): ProcessHandle {
-  return handleOver(
-    id,
-    () => connection,
-    (listener) => {
-      const subscription = connection.on('settled', ({ settled }) => listener(settled))
-      return () => subscription.unsubscribe()
-    },
-  )
-}
+export const connectionHandle = (connection: ProcessConnection, id: ProcessId): ProcessHandle =>
+  handleOver(id, () => connection)
 
 /**
  * A handle whose commands go to the connection `current()` names now (a process found for a
@@ -80,7 +70,6 @@ export function connectionHandle(connection: ProcessConnection, id: ProcessId): 
 export function handleOver(
   id: ProcessId,
   current: () => ProcessConnection,
-  changes: ProcessHandle['changes'],
   gate?: ChangeGate,
 ): ProcessHandle {
   const shown = () => capsNow(current())
@@ -99,7 +88,6 @@ export function handleOver(
       await askOn(current(), statusOf(id.kind), options)
       return shown()!
     },
-    changes,
     close: (reason) => current().send({ type: 'close', reason }),
   }
 }

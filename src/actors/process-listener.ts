@@ -4,10 +4,10 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import type { Logger } from 'pino'
 import { burstLog } from '../log/burst-log.ts'
 import { createActor } from 'xstate'
-import { idText } from '../protocol/process-id.ts'
-import { logCommand } from './command-log.ts'
+import { idText, labelOf } from '../protocol/process-id.ts'
+import { commandLog } from './command-log.ts'
 import { jobsOf } from './command-queue.ts'
-import { refuse } from './job.ts'
+import { refuseAll } from './job.ts'
 import { processConnection, type ProcessConnection } from './process-connection.ts'
 import type { Registry } from './registry.ts'
 
@@ -43,7 +43,7 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
     log.warn({ process, ...peers }, `${process} claimed by a second live connection: it waits`)
   })
 
-  registry.changes((settled) => logCommand(log, settled))
+  registry.changes(commandLog(log))
   registry.on('fault', (process, error) =>
     log.error({ err: error, process: idText(process.id) }, 'internal error: connection dropped'),
   )
@@ -104,21 +104,18 @@ export async function listenForProcesses(options: ProcessListenerOptions) {
       complete: () => {
         forget()
         const { id, closeReason } = connection.getSnapshot().context
-        log.info(
-          { process: id ? idText(id) : 'unidentified', peer, reason: closeReason },
-          'process disconnected',
-        )
+        log.info({ process: labelOf(id), peer, reason: closeReason }, 'process disconnected')
       },
       // An exception inside the actor: this connection ends, every other goes on.
       error: (error) => {
         forget()
         socket.destroy()
         const { id, queue, inFlight } = connection.getSnapshot().context
-        const process = id ? idText(id) : 'unidentified'
+        const process = labelOf(id)
         log.error({ err: error, process, peer }, 'internal error: connection dropped')
         const message = `connection to ${process} dropped: internal error in the controller`
-        for (const job of [...(inFlight ? [inFlight.job] : []), ...jobsOf(queue)])
-          refuse(job, message, 'INTERNAL')
+        const jobs = jobsOf(queue)
+        refuseAll(inFlight ? [inFlight.job, ...jobs] : jobs, message, 'INTERNAL')
       },
     })
     live.add(connection)

@@ -2,7 +2,7 @@
 // held; it hands out handles, and tells every process's settled commands as one stream.
 import { EventEmitter } from 'node:events'
 import { ControllerError } from '../protocol/errors.ts'
-import { idText, sameId, slotOf, type ProcessId } from '../protocol/process-id.ts'
+import { idText, notConnected, sameId, slotOf, type ProcessId } from '../protocol/process-id.ts'
 import { statusOf } from '../protocol/kinds/status.ts'
 import {
   askOn,
@@ -11,7 +11,7 @@ import {
   type ChangeGate,
   type ProcessHandle,
 } from './process-handle.ts'
-import { refuse, type Job } from './job.ts'
+import { refuseAll, type Job } from './job.ts'
 import type { ProcessConnection } from './process-connection.ts'
 import type { Settled } from './settled.ts'
 
@@ -32,6 +32,7 @@ type RegistryEvents = {
 
 /** Probe outcomes that show the served connection is not there to answer. */
 const UNANSWERED = new Set(['REPLY_TIMEOUT', 'PROCESS_UNRESPONSIVE', 'BAD_REPLY'])
+const SHUTTING_DOWN = 'not sent: the controller is shutting down'
 const active = (entry: Entry) => entry.connection.getSnapshot().status === 'active'
 
 /**
@@ -94,7 +95,7 @@ export class Registry extends EventEmitter<RegistryEvents> {
    * fail if it has not within `deadlineMs`.
    */
   hold(id: ProcessId, jobs: Job[], deadlineMs: number): void {
-    if (this.#closing) return this.#refuseAll(jobs)
+    if (this.#closing) return refuseAll(jobs, SHUTTING_DOWN, 'CONNECTION_CLOSED')
     const slot = slotOf(id)
     const served = this.#served.get(slot)
     if (served && sameId(served.id, id) && active(served)) return this.#resend(served, jobs)
@@ -124,15 +125,7 @@ export class Registry extends EventEmitter<RegistryEvents> {
       if (!active(entry)) entry = this.#entry(id)
       return entry.connection
     }
-    return handleOver(
-      id,
-      current,
-      (listener) =>
-        this.changes((settled) => {
-          if (sameId(settled.process, id)) listener(settled)
-        }),
-      (id, cause) => this.#gate?.(id, cause),
-    )
+    return handleOver(id, current, (id, cause) => this.#gate?.(id, cause))
   }
 
   /** Sets what a change found through `find` waits for before it is queued (see ChangeGate). */
@@ -176,7 +169,7 @@ export class Registry extends EventEmitter<RegistryEvents> {
     this.#closing = true
     for (const { jobs, timer } of this.#held.values()) {
       clearTimeout(timer)
-      this.#refuseAll(jobs)
+      refuseAll(jobs, SHUTTING_DOWN, 'CONNECTION_CLOSED')
     }
     this.#held.clear()
   }
@@ -184,9 +177,15 @@ export class Registry extends EventEmitter<RegistryEvents> {
   #entry(id: ProcessId): Entry {
     const entry = this.#served.get(slotOf(id))
     if (entry && sameId(entry.id, id)) return entry
+    // SPP's text first, word for word (its clients read it); then which processes there are.
+    const spp = id.kind === 'primary' ? 'primary not found.' : `sec_id ${id.clientId} not found.`
+    const why = notConnected(
+      id,
+      [...this.#served.values()].map((e) => e.id),
+    )
     throw new ControllerError(
       'PROCESS_NOT_FOUND',
-      id.kind === 'primary' ? 'primary not found.' : `sec_id ${id.clientId} not found.`,
+      `${spp}\n${why[0]!.toUpperCase()}${why.slice(1)}`,
     )
   }
 
@@ -196,12 +195,7 @@ export class Registry extends EventEmitter<RegistryEvents> {
     if (!held) return
     this.#held.delete(slot)
     clearTimeout(held.timer)
-    for (const job of held.jobs) refuse(job, message, 'PROCESS_UNAVAILABLE')
-  }
-
-  #refuseAll(jobs: Job[]) {
-    for (const job of jobs)
-      refuse(job, 'not sent: the controller is shutting down', 'CONNECTION_CLOSED')
+    refuseAll(held.jobs, message, 'PROCESS_UNAVAILABLE')
   }
 
   /**

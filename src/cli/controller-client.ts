@@ -9,6 +9,7 @@ export const DEFAULT_URL = 'http://localhost:7777'
 /** The lines of a command's --help that tell where the controller is. */
 export const URL_HELP = `      --url URL           the controller: http://HOST:PORT, or unix:PATH for its
                           --api-socket (default $${URL_ENV}, else ${DEFAULT_URL})
+      --quiet             leave out the first line on stderr, which names the controller
 `
 
 /** Why the controller could not be reached or refused a request: fit to print. */
@@ -44,6 +45,14 @@ export function controllerUrl(flag: string | undefined, env: NodeJS.ProcessEnv =
   return value ? { url: value, from: `$${URL_ENV}` } : { url: DEFAULT_URL, from: undefined }
 }
 
+/**
+ * The line a client command prints first on stderr (stdout stays the command's output, JSON
+ * included): which controller it talks to, and why that one. Another controller on the default
+ * port, or a $SPP_CTL_URL forgotten in the shell, is seen before anything is changed.
+ */
+export const controllerLine = ({ url, from }: ReturnType<typeof controllerUrl>) =>
+  `controller ${url} (${from === undefined ? 'default' : from === '--url' ? from : `from ${from}`})`
+
 /** The transport a URL names: its base for request URLs and the fetch that reaches it. */
 async function transportOf(url: string, from: string | undefined) {
   if (url.startsWith('unix:')) {
@@ -67,37 +76,72 @@ async function transportOf(url: string, from: string | undefined) {
   }
 }
 
+/** What a command's client prints on stderr: the controller line, and warnings. */
+export type ClientOutput = {
+  /** Prints a line as it is (the controller line). */
+  say: (line: string) => void
+  /** Prints what is allowed but unwise (a token file others may read). */
+  warn: (text: string) => void
+}
+
 /**
- * The controller a command's `--url` and `--token-file` name (else $SPP_CTL_URL, $SPP_CTL_TOKEN);
- * `warn` prints what is allowed but unwise (a token file others may read).
+ * The controller a command's `--url` and `--token-file` name (else $SPP_CTL_URL, $SPP_CTL_TOKEN).
+ * Which one is said on stderr, unless `--quiet`, as the first line, when the first request is
+ * made: a mistake in the command line, refused before, says only what it is.
  */
 export async function connectTo(
-  values: { url?: string; 'token-file'?: string },
-  warn: (text: string) => void,
+  values: { url?: string; 'token-file'?: string; quiet?: boolean },
+  { say, warn }: ClientOutput,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ControllerClient> {
-  const { url, from } = controllerUrl(values.url, env)
+  const where = controllerUrl(values.url, env)
+  const { url, from } = where
   const transport = await transportOf(url, from ?? '--url')
-  const credentials = await readCredentials(values['token-file'], env, warn)
+  const warnings: string[] = []
+  const credentials = await readCredentials(values['token-file'], env, (w) => warnings.push(w))
   const shown = from === `$${URL_ENV}` ? `${url} (from $${URL_ENV})` : url
-  return clientOf(shown, transport, credentials)
+  let told = false
+  const tell = () => {
+    if (told) return
+    told = true
+    if (!values.quiet) say(controllerLine(where))
+    for (const text of warnings) warn(text)
+  }
+  return clientOf(shown, transport, credentials, tell)
+}
+
+/**
+ * Why a connection failed, in words that say what to do: a port that answers something other
+ * than HTTP is most likely a process port (the primary's or the secondaries').
+ */
+function unreachable(url: string, error: Error): UnreachableError {
+  const cause = (error.cause as Error | undefined) ?? error
+  if (cause.name === 'HTTPParserError')
+    return new UnreachableError(
+      `cannot reach the controller at ${url}: it answers, but not in HTTP (${cause.message})\n` +
+        "A process port answers so (spp-ctl's --pri-port, default 5555, and --sec-port, 6666): " +
+        "the REST API is on spp-ctl's --api-port (default 7777)",
+    )
+  return new UnreachableError(`cannot reach the controller at ${url}: ${cause.message}`)
 }
 
 function clientOf(
   url: string,
   transport: Awaited<ReturnType<typeof transportOf>>,
   { headers, from }: Credentials,
+  tell: () => void,
 ): ControllerClient {
   const client: ControllerClient = {
     url,
     base: transport.base,
     headers,
-    fetch: (path, init) =>
-      transport.fetch(transport.base + path, init).catch((error: Error) => {
+    fetch: (path, init) => {
+      tell()
+      return transport.fetch(transport.base + path, init).catch((error: Error) => {
         if (error.name === 'AbortError') throw error
-        const cause = (error.cause as Error | undefined)?.message ?? error.message
-        throw new UnreachableError(`cannot reach the controller at ${url}: ${cause}`)
-      }),
+        throw unreachable(url, error)
+      })
+    },
     async request<T>(method: string, path: string, body?: unknown) {
       const response = await client.fetch(path, {
         method,

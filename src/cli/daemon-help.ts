@@ -41,7 +41,8 @@ Options:
       --max-pending-events N  an event-stream client this far behind is dropped (default ${DEFAULTS.maxPendingEventsPerClient})
       --status-max-age MS     a process's status read this recently answers every GET of it
                               again (its own, /v1/topology): dashboards share one read per
-                              process per MS; 0 reads for each request (default ${DEFAULTS.statusMaxAgeMs})
+                              process per MS; 0 reads for each request (default ${DEFAULTS.statusMaxAgeMs});
+                              the rates pushed (/v1/events?rates=1) read every max(1 s, MS)
       --auth-file FILE        clients and their tokens' digests (spp-ctl auth add); without it
                               the REST API is open to anyone who reaches it; read again on SIGHUP
       --allow-read-anonymous  with --auth-file: GET needs no token (writes still do)

@@ -6,6 +6,10 @@ import { parseArgs } from 'node:util'
 import { DEFAULTS, startController } from '../controller/controller.ts'
 import { createLogger, LOG_FORMATS, type LogFormat, type LogLevel } from '../log/logger.ts'
 import { startSims, type SimSpec } from '../sim/start-sims.ts'
+import { curlLine, TRY_CHAIN } from './demo-try.ts'
+
+/** Packets a second arriving on the demo's phy:0 (as `spp-sim --traffic phy:0=20000`). */
+const DEMO_TRAFFIC = { 'phy:0': 20_000 }
 
 /** The controller on its default ports, with a simulated primary, nfv 1, vf 2 and mirror 3. */
 const { values } = parseArgs({
@@ -77,6 +81,7 @@ const sims = await startSims(specs, {
   era,
   pollMs,
   reconnect: true,
+  traffic: { sources: DEMO_TRAFFIC },
 })
 await registered
 const started = sims.map((sim) => sim.label).join(', ')
@@ -100,7 +105,7 @@ const clientUrl = process.env.SPP_CTL_URL ?? `http://localhost:${DEFAULTS.apiPor
 const exportUrl =
   clientUrl.replace(/\/+$/, '') === api
     ? ''
-    : `${`  export SPP_CTL_URL=${api}`.padEnd(49)}# where they find this demo\n`
+    : `${`  export SPP_CTL_URL=${api}`.padEnd(44)}# where they find this demo\n`
 log.flush() // the registrations' log lines, then the text below, in that order
 process.stdout.write(`
 spp-ctl is running on ${api}; it remembers in ${stateDir ?? 'nothing (--state-dir none)'}.
@@ -111,27 +116,19 @@ ${
     ? `(vf and mirror read their socket once per ${pollMs} ms, as SPP 18.11's do: their requests wait that long.)`
     : '(vf, mirror and pcap answer at once, as SPP 2020 polls its socket every 100 us.)'
 }
+(phy:0 receives ${DEMO_TRAFFIC['phy:0']} packets a second: the primary counts them once nfv 1 forwards them.)
 
   The live topology: ${api}/
   The API docs:      ${api}/docs
 
-Try:
+Try, to build a chain: phy:0 -> nfv 1 -> ring:0 -> fwd1 of vf 2 -> phy:1, readers first:
 
-  curl -s ${api}/v1/processes
-  curl -s ${api}/v1/nfvs/1
-  curl -s -X PUT ${api}/v1/nfvs/1/ports -d '{"action": "add", "port": "ring:0"}'
-  curl -s -X PUT ${api}/v1/nfvs/1/patches -d '{"src": "phy:0", "dst": "ring:0"}'
-  curl -s -X PUT ${api}/v1/nfvs/1/forward -d '{"action": "start"}'
-  curl -s -X POST ${api}/v1/vfs/2/components -d '{"name": "fwd1", "core": 2, "type": "forward"}'
-  curl -s ${api}/v1/vfs/2
-  curl -s ${api}/v1/mirrors/3
-  curl -s ${api}/v1/primary/status
-
+${TRY_CHAIN.map((request) => `  ${curlLine(request, api)}\n`).join('')}
 And with spp-ctl's commands:
 
-${exportUrl}  npx spp-ctl topology get > /tmp/chain.yaml     # the configuration as a document: edit it,
-  npx spp-ctl topology plan -f /tmp/chain.yaml   # see what would change, and
-  npx spp-ctl topology apply -f /tmp/chain.yaml  # do it, with progress
-${stateDir ? '  npx spp-ctl journal                            # who changed what\n' : ''}
+${exportUrl}  npx spp-ctl topology get > chain.yaml     # the configuration as a document: edit it,
+  npx spp-ctl topology plan -f chain.yaml   # see what would change, and
+  npx spp-ctl topology apply -f chain.yaml  # do it, with progress
+${stateDir ? '  npx spp-ctl journal                       # who changed what\n' : ''}
 Every endpoint is in docs/rest-api.md. Ctrl-C stops everything.
 `)

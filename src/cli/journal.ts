@@ -1,6 +1,6 @@
 // `spp-ctl journal [--follow]`: the controller's change journal (GET /v1/journal) as a table.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { readArgs, usageText, UsageError } from './args.ts'
+import { CLIENT_OPTIONS, readArgs, usageText, UsageError } from './args.ts'
 import {
   connectTo,
   URL_HELP,
@@ -39,8 +39,7 @@ const OPTIONS = {
   follow: { type: 'boolean', short: 'f' },
   poll: { type: 'string', default: '1000' },
   json: { type: 'boolean' },
-  url: { type: 'string' },
-  'token-file': { type: 'string' },
+  ...CLIENT_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -77,9 +76,10 @@ export async function runJournal(args: string[], io: Io = process): Promise<numb
     const named = values.process === undefined ? undefined : parseId(values.process)
     if (values.process !== undefined && !named)
       throw new UsageError(`--process takes ${ID_SYNTAX}, got ${JSON.stringify(values.process)}`)
-    const client = await connectTo(values, (text) =>
-      io.stderr.write(`${COMMAND}: warning: ${text}\n`),
-    )
+    const client = await connectTo(values, {
+      say: (line) => io.stderr.write(`${line}\n`),
+      warn: (text) => io.stderr.write(`${COMMAND}: warning: ${text}\n`),
+    })
     const filters = { process: named && idText(named), by: values.by }
     const read = (since: string | undefined, limit: string) =>
       readJournal(client, { ...filters, since, limit })

@@ -5,6 +5,8 @@ import type { Faults } from '../sim/faults.ts'
 import { parseLcoresFlag } from '../sim/lcore-list.ts'
 import type { SimSpec } from '../sim/start-sims.ts'
 import { createSims } from '../sim/start-sims.ts'
+import { READER_PPS, TRAFFIC_MACS } from '../sim/traffic.ts'
+import { parseMacList, parseReaderFlag, parseTrafficFlag } from '../sim/traffic-flags.ts'
 
 const HELP = `Usage: spp-sim [options]
 
@@ -44,6 +46,17 @@ What differs between hosts:
       --respawn          a process that exits (exit, a DELETE, a crash) starts again afresh;
                          without it, it stays gone, as SPP's processes do
 
+Packets (the primary's counters follow them through what the processes are told to run):
+      --traffic PORT=PPS packets a second arriving on a phy port, e.g. phy:0=20000
+                         (repeatable); without it no packet arrives and every counter stays 0
+      --reader-pps PROC=PPS
+                         the most packets a second a process moves (PROC: primary, nfv:1,
+                         vf:2, mirror:3; repeatable; default ${READER_PPS}): a slow reader
+      --traffic-macs LIST
+                         the destination MACs the packets carry, in equal shares (default
+                         ${TRAFFIC_MACS.join(',')}): a vf's classifier sends each to its
+                         entry's port and drops what matches no entry
+
 Processes wait for their controller if it is not there yet, and reconnect when it closes their
 connection, as SPP's do (again at once, then after 0.1 s, doubling up to every second).
 Ctrl-C stops them.
@@ -79,6 +92,9 @@ const { values } = (() => {
         'no-rte-flow': { type: 'boolean' },
         'shared-ports': { type: 'boolean' },
         respawn: { type: 'boolean' },
+        traffic: { type: 'string', multiple: true, default: [] },
+        'reader-pps': { type: 'string', multiple: true, default: [] },
+        'traffic-macs': { type: 'string' },
         fault: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h' },
       },
@@ -128,6 +144,29 @@ const era =
   values.era === '18.11' || values.era === '2020' ? values.era : fail('--era is 18.11 or 2020')
 if (era === '18.11' && values.pcap.length > 0)
   fail('--pcap needs --era 2020 (spp_pcap came in 2019)')
+const phyPorts = number(values['phy-ports'], '--phy-ports', 0, 32)
+const sources: Record<string, number> = {}
+for (const text of values.traffic) {
+  const parsed = parseTrafficFlag(text, phyPorts)
+  if (typeof parsed === 'string') fail(parsed)
+  else if (parsed.port in sources) fail(`--traffic ${parsed.port}: given twice`)
+  else sources[parsed.port] = parsed.pps
+}
+const readerPps: Record<string, number> = {}
+for (const text of values['reader-pps']) {
+  const parsed = parseReaderFlag(text)
+  if (typeof parsed === 'string') fail(parsed)
+  else if (parsed.process in readerPps) fail(`--reader-pps ${parsed.process}: given twice`)
+  else readerPps[parsed.process] = parsed.pps
+}
+for (const name of Object.keys(readerPps)) {
+  const [kind = '', id] = name.split(':')
+  if (!specs.some((spec) => spec.kind === kind && (id === undefined || spec.clientId === +id)))
+    fail(`--reader-pps ${name}: no such process is started`)
+}
+const macList = values['traffic-macs'] === undefined ? [] : parseMacList(values['traffic-macs'])
+const macs = typeof macList === 'string' ? fail(macList) : macList
+
 const faults: Faults = {}
 for (const text of values.fault) {
   const parsed = parseFault(text)
@@ -138,7 +177,8 @@ for (const text of values.fault) {
 const sims = createSims(specs.map(withLcores), {
   host: values.host,
   rings: number(values.rings, '--rings', 1, 1024),
-  phyQueues: Array.from({ length: number(values['phy-ports'], '--phy-ports', 0, 32) }, () => 1),
+  phyQueues: Array.from({ length: phyPorts }, () => 1),
+  traffic: { sources, readerPps, macs },
   flowSupport: !values['no-rte-flow'],
   sharedPorts: values['shared-ports'] ?? false,
   respawn: values.respawn ?? false,

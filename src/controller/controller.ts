@@ -69,8 +69,10 @@ export async function startController(options: ControllerOptions) {
       store,
       mode: options.restore ?? 'on',
       onRestore: (outcome) => drift?.observeRestore(outcome),
+      arrivalMs: options.commandTimeoutMs, // a connection identifies within it, or is dropped
     },
     clock: options.clock,
+    ratesTimer: options.ratesTimer,
   })
   const app = createApp({
     registry,
@@ -143,6 +145,7 @@ export async function startController(options: ControllerOptions) {
   async function close() {
     await fleet?.close() // its alive key goes at once, not at the lease's end
     services.confirmations.close() // one pending is undone by the next start
+    services.paths.close()
     processes.close(false)
     hub.close() // event streams would otherwise keep their connections open
     const drained = Promise.all(servers.map((server) => server.stop()))

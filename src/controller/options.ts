@@ -7,6 +7,7 @@ import { DEFAULT_STATUS_MAX_AGE_MS } from '../observe/status-reads.ts'
 import type { FleetSettings } from '../fleet/controller-link.ts'
 import type { Clock } from '../remember/confirmation.ts'
 import type { RestoreMode } from '../remember/restore.ts'
+import type { Timer } from '../topology/path-watch.ts'
 
 /** What startController is told. */
 export type ControllerOptions = {
@@ -55,6 +56,8 @@ export type ControllerOptions = {
   fleet?: FleetSettings
   /** The time and timer of confirmed applies (confirm_within): node's unless a test gives its own. */
   clock?: Clock
+  /** How the rates pushed (`/v1/events?rates=1`) wait for their next read: node's timer unless a test gives its own. */
+  ratesTimer?: Timer
   /** Where GET /v1/cpu_layout reads this host's cpus (default /sys/devices/system/cpu). */
   sysfsCpu?: string
   log: Logger

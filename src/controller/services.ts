@@ -8,28 +8,40 @@ import { STATUS } from '../http/errors.ts'
 import { applyMetrics } from '../observe/apply-metrics.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
+import { CounterHistory } from '../observe/counter-history.ts'
 import { StatusReads, type StatusReadsOptions } from '../observe/status-reads.ts'
 import { startConfirmations, type Clock } from '../remember/confirmation.ts'
 import { Memory } from '../remember/memory.ts'
 import { startRestorer, type RestoreMode, type RestoreOutcome } from '../remember/restore.ts'
-import type { Store } from '../store/store.ts'
+import type { JournaledRequest, Store } from '../store/store.ts'
 import { createApplier } from '../topology/apply.ts'
-import { stepSender, type JournaledRequest } from '../topology/send-step.ts'
+import { PathWatch, type Timer } from '../topology/path-watch.ts'
+import { stepSender } from '../topology/send-step.ts'
 
 export type ServicesOptions = {
   registry: Registry
   log: Logger
   hub: EventHub
   metrics: Metrics
-  /** The state directory's store (none with --state-dir none), --restore, and restores counted. */
-  remember?: { store: Store; mode: RestoreMode; onRestore: (outcome: RestoreOutcome) => void }
+  /**
+   * The state directory's store (none with --state-dir none), --restore, restores counted, and
+   * how long a restore waits for a reader that is not connected yet (restore-order.ts).
+   */
+  remember?: {
+    store: Store
+    mode: RestoreMode
+    onRestore: (outcome: RestoreOutcome) => void
+    arrivalMs?: number
+  }
   /** The time and timer of confirmations (confirm_within), node's unless a test gives its own. */
   clock?: Clock
   /** How long a status read answers every reader again (--status-max-age), and its clock. */
   statusReads?: StatusReadsOptions
+  /** How the rates pushed wait for their next read (node's timer unless a test gives its own). */
+  ratesTimer?: Timer
 }
 
-/** Makes them; `confirmations.close()` when the controller stops. */
+/** Makes them; `confirmations.close()` and `paths.close()` when the controller stops. */
 export function startServices(options: ServicesOptions) {
   const { registry, log, hub, metrics, remember } = options
   const memory = remember && new Memory(remember.store, registry, log)
@@ -80,7 +92,12 @@ export function startServices(options: ServicesOptions) {
       mode: remember.mode,
       onOutcome: remember.onRestore,
       send,
+      arrivalMs: remember.arrivalMs,
     })
   const reads = new StatusReads(registry, options.statusReads)
-  return { memory, ledger, onJournaled, applier, confirmations, restorer, reads }
+  // The paths and their verdicts, from the primary's reads kept with their times.
+  const history = new CounterHistory(reads.now)
+  history.follow(registry)
+  const paths = new PathWatch({ registry, reads, history, hub, log, timer: options.ratesTimer })
+  return { memory, ledger, onJournaled, applier, confirmations, restorer, reads, paths }
 }

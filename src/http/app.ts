@@ -10,9 +10,9 @@ import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import { LiveTopology } from '../topology/live-topology.ts'
-import type { JournaledRequest } from '../topology/send-step.ts'
+import type { JournaledRequest } from '../store/store.ts'
 import { authenticate, describePrincipal, type AuthenticateOptions } from './auth.ts'
-import { notFound, onError } from './errors.ts'
+import { notFound, onError, textBody } from './errors.ts'
 import { bodilessHeads } from './json.ts'
 import { openApiJson } from './openapi.ts'
 import { presenters, type NfvStatusWords } from './present.ts'
@@ -27,7 +27,7 @@ import { bodyLimits } from './validate.ts'
 /** What the controller runs beside its listeners, made by src/controller/services.ts. */
 export type AppServices = Pick<
   Deps,
-  'memory' | 'restorer' | 'confirmations' | 'applier' | 'reads'
+  'memory' | 'restorer' | 'confirmations' | 'applier' | 'reads' | 'paths'
 > & {
   ledger: ChangeLedger
   /** Told each journaled change once it is durable (the event stream's `journal.entry`). */
@@ -81,7 +81,8 @@ export function createApp(options: AppOptions) {
           path: c.req.path,
           status,
           ms: Math.round(performance.now() - started),
-          who: describePrincipal(c.get('principal')),
+          // A request that asked a process has its cause, which names who already.
+          who: c.get('cause')?.by ?? describePrincipal(c.get('principal')),
           ...(told?.length ? { commands: told } : {}),
         },
         'http request',
@@ -94,18 +95,20 @@ export function createApp(options: AppOptions) {
     methodNotAllowed({
       app,
       onMethodNotAllowed: (c, methods) =>
-        c.text('Method not allowed.', 405, { Allow: methods.join(',') }),
+        c.text(textBody('Method not allowed.'), 405, { Allow: methods.join(',') }),
     }),
   )
   app.use(bodyLimits({ maxBytes: maxBodyBytes }))
   // Every change is remembered, and journaled, before its answer goes out.
-  const { memory, ledger, onJournaled, applier, confirmations, restorer, reads } = options.services
+  const { memory, ledger, onJournaled, applier, confirmations, restorer, reads, paths } =
+    options.services
   app.use(recordChanges({ ledger, memory, onJournaled }))
   const deps = {
     registry,
     processes: processesOf(registry, reads),
     reads,
     topology: new LiveTopology(registry, reads),
+    paths,
     memory,
     restorer,
     confirmations,

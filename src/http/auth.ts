@@ -91,7 +91,8 @@ export function authenticate(options: AuthenticateOptions) {
 }
 
 const MISSING =
-  'A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).'
+  'A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).\n' +
+  "spp-ctl's commands send the token of --token-file FILE, else of $SPP_CTL_TOKEN."
 // Never the token itself, not even cut: a near-miss of a real token is still a secret.
 const UNKNOWN = 'The bearer token is not one this controller knows.'
 const tooSmall = (c: Context, client: Client) =>

@@ -126,19 +126,23 @@ export function connectionGuard(options: ConnectionGuardOptions) {
   }
 
   return {
-    /** Puts a server's connections under the guard; `expire` answers one that timed out. */
+    /**
+     * Puts a server's connections under the guard; `expire` answers one that timed out. The
+     * server tells it each request (`request`) from its own one 'request' listener.
+     */
     watch(server: Server, expire: Expire) {
       server.on('connection', (socket: Socket) => admit(socket, expire))
-      server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-        const { socket } = req
-        const connection = live.get(socket)
-        if (connection) connection.idleSince = 0
-        const w = waiting.get(socket)
-        if (w) w.request = req
-        res.once('finish', () => {
-          if (w) waiting.delete(socket)
-          if (connection && !socket.destroyed) connection.idleSince = ++turns
-        })
+    },
+    /** A request has come on a watched connection: it is busy until its answer is finished. */
+    request(req: IncomingMessage, res: ServerResponse) {
+      const { socket } = req
+      const connection = live.get(socket)
+      if (connection) connection.idleSince = 0
+      const w = waiting.get(socket)
+      if (w) w.request = req
+      res.once('finish', () => {
+        if (w) waiting.delete(socket)
+        if (connection && !socket.destroyed) connection.idleSince = ++turns
       })
     },
     /** Closes the connections whose first request is late (also run at the earliest deadline). */

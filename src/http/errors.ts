@@ -49,6 +49,12 @@ const HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
 }
 
 /**
+ * A text/plain body: the text and a line end, so that curl's output ends its line. A text SPP's
+ * controller answered (`sec_id 1 not found.`) stays its first line, word for word.
+ */
+export const textBody = (text: string) => `${text}\n`
+
+/**
  * Answers every error as text/plain, its code in `X-Error-Code` (a topology apply reports a failed
  * step's); unexpected ones are logged and never shown.
  */
@@ -57,11 +63,11 @@ export const onError =
   (err, c) => {
     if (err instanceof ControllerError) {
       const headers = { ...HEADERS[err.code], 'X-Error-Code': err.code }
-      return c.text(err.message, STATUS[err.code], headers)
+      return c.text(textBody(err.message), STATUS[err.code], headers)
     }
     logError(err)
-    return c.text('internal error in the controller', 500)
+    return c.text(textBody('internal error in the controller'), 500)
   }
 
 export const notFound: NotFoundHandler = (c) =>
-  c.text(`Not found: ${preview(c.req.path, 120)}`, 404)
+  c.text(textBody(`Not found: ${preview(c.req.path, 120)}`), 404)

@@ -17,7 +17,7 @@ import { readOptionalRecord } from './validate.ts'
  * Whether the HTTP client went away before its answer was sent. Asked only when its command is
  * about to be written: an AbortController and a 'close' listener per request cost more.
  */
-function clientGone(c: Context): (() => boolean) | undefined {
+function clientLeft(c: Context): (() => boolean) | undefined {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
   if (!outgoing) return undefined
   return () => outgoing.destroyed && !outgoing.writableFinished
@@ -39,14 +39,14 @@ export function processesOf(registry: Registry, reads: StatusReads) {
   return {
     /** The process the request addresses (404 if none). */
     find(c: Context, kind: ProcessKind): ProcessHandle {
-      return askingWith(registry.find(idOf(c, kind)), { cause: causeOf(c), left: clientGone(c) })
+      return askingWith(registry.find(idOf(c, kind)), { cause: causeOf(c), left: clientLeft(c) })
     },
     /**
      * Asks a change of the process the request addresses, with the component its path names and
      * its body (read when the change gets to it): a 204 once the process has answered.
      */
     async change(c: Context, kind: ProcessKind, change: Change): Promise<Response> {
-      const options = { cause: causeOf(c), left: clientGone(c) }
+      const options = { cause: causeOf(c), left: clientLeft(c) }
       const input = { component: c.req.param('name'), body: () => readOptionalRecord(c) }
       await change.ask(askingOf(registry, idOf(c, kind), options), input)
       return noContent(c)

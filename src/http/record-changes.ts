@@ -7,7 +7,7 @@ import type { Cause } from '../actors/settled.ts'
 import { ControllerError } from '../protocol/errors.ts'
 import type { ProcessId } from '../protocol/process-id.ts'
 import type { Memory } from '../remember/memory.ts'
-import type { JournaledRequest } from '../topology/send-step.ts'
+import type { JournaledRequest } from '../store/store.ts'
 import { describePrincipal } from './auth.ts'
 
 declare module 'hono' {

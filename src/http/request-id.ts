@@ -1,6 +1,7 @@
 // Request ids: hono's request-id middleware, with ids a reader can follow through our logs.
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { requestId } from 'hono/request-id'
+import type { ServerBindings } from './auth.ts'
 
 /** The ids a client may choose: a short token we can put in a header and a log line as is. */
 const SAFE_ID = /^[\w.:=-]{1,64}$/
@@ -15,19 +16,29 @@ export function idCounter(): () => string {
 }
 
 /**
- * hono's request-id middleware: each request's id in `c.get('requestId')` and the answer's
- * X-Request-Id. The client's own X-Request-Id when it is a short, safe token (so that a caller
- * can follow its id through our logs), else one of ours. hono takes a client's id of up to
- * `limitLength` letters, digits, `_`, `-` and `=`, and asks the generator for any other; the
- * generator also takes one with `.` or `:` (`job-7.step:2`), as our own steps' ids are written.
+ * hono's request-id middleware: each request's id in `c.get('requestId')`, which everything after
+ * it reads, and the answer's X-Request-Id. The client's own X-Request-Id when it is a short, safe
+ * token (so that a caller can follow its id through our logs; `.` and `:` too, as in
+ * `job-7.step:2`, as our own steps' ids are written), else one of ours.
+ *
+ * The header is read once, here, from node's own headers, and the answer's is set on node's
+ * response: hono's own reading and setting (its `headerName`) would build an undici `Headers` for
+ * the request's headers and another for the answer's, for one value each. Without node under the
+ * app (a test's `app.request`), through hono.
  */
 export function requestIds(): MiddlewareHandler {
   const ours = idCounter()
   return requestId({
-    limitLength: 64,
-    generator: (c) => {
-      const given = c.req.header('X-Request-Id')
-      return given !== undefined && SAFE_ID.test(given) ? given : ours()
+    headerName: '',
+    generator(c: Context) {
+      const node = c.env as ServerBindings | undefined
+      const given = node?.incoming
+        ? node.incoming.headers['x-request-id']
+        : c.req.header('X-Request-Id')
+      const id = typeof given === 'string' && SAFE_ID.test(given) ? given : ours()
+      if (node?.outgoing) node.outgoing.setHeader('X-Request-Id', id)
+      else c.header('X-Request-Id', id)
+      return id
     },
   })
 }

@@ -9,6 +9,7 @@ import { CLIENT_ID_PATTERN } from '../protocol/tokens.ts'
 import type { Store } from '../store/store.ts'
 import type { Applier } from '../topology/apply.ts'
 import type { LiveTopology } from '../topology/live-topology.ts'
+import type { PathWatch } from '../topology/path-watch.ts'
 import type { Memory } from '../remember/memory.ts'
 import type { Confirmations } from '../remember/confirmation.ts'
 import type { Restorer } from '../remember/restore.ts'
@@ -52,6 +53,8 @@ export type Deps = {
   /** Status reads shared by every reader within --status-max-age, and the document built from them. */
   reads: StatusReads
   topology: LiveTopology
+  /** The paths packets take and their verdicts, from the primary's reads and each process's view. */
+  paths: PathWatch
   /** What the controller remembers, and its restores (absent with --state-dir none). */
   memory?: Memory
   restorer?: Restorer

@@ -75,7 +75,8 @@ export async function startHttpServer(options: HttpServerOptions) {
   const onlyPaths =
     (listener: RequestListener): RequestListener =>
     (req, res) => {
-      // Tracked here, not in a second 'request' listener of its own.
+      // Node's one 'request' listener: the guard and the stop hear of each request from here.
+      options.guard.request(req, res)
       if (stopping) closing(res)
       answering.add(res)
       responseOf.set(req.socket, res)

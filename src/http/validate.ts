@@ -8,10 +8,15 @@ import { ControllerError } from '../protocol/errors.ts'
 import { isRecord } from '../protocol/text.ts'
 import { bodyOf, check, invalid } from '../requests/check.ts'
 
+/** A body of declared length (Content-Length, not chunked), and node's request to read it from. */
+type Declared = { incoming: HttpBindings['incoming']; bytes: number }
+
 declare module 'hono' {
   interface ContextVariableMap {
     /** The request's body as read (readRecord), for the journal. */
     requestBody?: Record<string, unknown>
+    /** Its declared length, as `bodyLimits` read it once (absent: chunked, or not from node). */
+    declaredBody?: Declared
   }
 }
 
@@ -19,7 +24,7 @@ const tooLarge = (max: number) =>
   new ControllerError('BODY_TOO_LARGE', `request body exceeds ${max} bytes`)
 
 // Reading a body fails only when its client closed the connection before the body's end.
-const clientGone = () =>
+const closedMidBody = () =>
   new ControllerError('CLIENT_GONE', 'client closed the connection while sending its body')
 
 /**
@@ -27,7 +32,7 @@ const clientGone = () =>
  * node's HTTP parser then reads exactly that many bytes, so the length is the size. Undefined
  * for a chunked body, or a request that did not come through node's server.
  */
-function declared(c: Context): { incoming: HttpBindings['incoming']; bytes: number } | undefined {
+function declared(c: Context): Declared | undefined {
   const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming
   const { headers } = incoming ?? {}
   if (!incoming || !headers || headers['transfer-encoding'] !== undefined) return undefined
@@ -43,8 +48,9 @@ function declared(c: Context): { incoming: HttpBindings['incoming']; bytes: numb
  * in a handler (readText).
  *
  * Why not the middleware for every body: it reads `c.req.raw.body`, which makes
- * @hono/node-server build a whole fetch Request (an AbortController, a web stream over node's).
- * On Node 20 a PUT's CPU was 1283-1448 µs with it and 677-751 µs without (docs/speed.md).
+ * @hono/node-server build a whole fetch Request (an AbortController, a web stream over node's),
+ * about as much CPU again as the rest of a PUT (docs/speed.md). The length read here is kept on
+ * the context for `readText`.
  */
 export function bodyLimits({ maxBytes }: { maxBytes: number }): MiddlewareHandler {
   const limit = bodyLimit({
@@ -58,13 +64,14 @@ export function bodyLimits({ maxBytes }: { maxBytes: number }): MiddlewareHandle
     const length = declared(c)
     if (length) {
       if (length.bytes > maxBytes) throw tooLarge(maxBytes)
+      c.set('declaredBody', length)
       return next()
     }
     try {
       // Errors of the handlers after it are answered there (hono's onError), never thrown here.
       await limit(c, next)
     } catch (error) {
-      throw error instanceof ControllerError ? error : clientGone()
+      throw error instanceof ControllerError ? error : closedMidBody()
     }
   }
 }
@@ -84,10 +91,10 @@ export const queryOf = (c: Context) =>
  */
 async function readText(c: Context): Promise<string> {
   try {
-    const length = declared(c)
+    const length = c.get('declaredBody')
     return await (length ? text(length.incoming) : c.req.text())
   } catch {
-    throw clientGone()
+    throw closedMidBody()
   }
 }
 

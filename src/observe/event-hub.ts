@@ -1,8 +1,13 @@
-// The event hub behind GET /v1/events: fan-out to streams and a replay buffer.
+// The event hub behind GET /v1/events: fan-out to streams and a replay buffer, and the rates
+// pushed to the streams that asked for them.
 /** One thing the controller learned, as sent on GET /v1/events. */
 export type ControllerEvent = { id: number; type: string; data: Record<string, unknown> }
+/** What a stream is sent: an event, or a `rates` event, which has no id (it is never replayed). */
+export type StreamEvent = Omit<ControllerEvent, 'id'> & { id?: number }
 
-type Subscriber = { push(event: ControllerEvent): void; close(): void }
+type Subscriber = { push(event: StreamEvent): void; close(): void }
+/** What a stream asks for beyond the events: the `rates` events (`/v1/events?rates=1`). */
+export type SubscribeOptions = { rates?: boolean }
 
 /**
  * Fans events out to the event stream's clients and keeps the last `capacity` of them, so that a
@@ -13,6 +18,8 @@ export class EventHub {
   // A ring: event `id` sits at (id - 1) % capacity. Shifting a full array moved 1024 slots per event.
   readonly #ring: ControllerEvent[] = []
   readonly #subscribers = new Set<Subscriber>()
+  readonly #rates = new Set<Subscriber>()
+  readonly #ratesListeners = new Set<(watchers: number) => void>()
   #lastId = 0
 
   constructor(capacity = 1024) {
@@ -27,9 +34,35 @@ export class EventHub {
       try {
         subscriber.push(event)
       } catch {
-        this.#subscribers.delete(subscriber) // a faulty subscriber loses its stream, nobody else
+        this.#drop(subscriber) // a faulty subscriber loses its stream, nobody else
       }
     }
+  }
+
+  /**
+   * A `rates` event to the streams that asked for rates, and to no other: without an id, never
+   * kept for a replay (the next one says it all again).
+   */
+  pushRates(data: Record<string, unknown>): void {
+    const event = { type: 'rates', data }
+    for (const subscriber of this.#rates) {
+      try {
+        subscriber.push(event)
+      } catch {
+        this.#drop(subscriber)
+      }
+    }
+  }
+
+  /** How many streams asked for rates. */
+  get ratesWatchers(): number {
+    return this.#rates.size
+  }
+
+  /** Calls `listener` with the number of streams asking for rates whenever it changes. */
+  onRatesWatchers(listener: (watchers: number) => void): () => void {
+    this.#ratesListeners.add(listener)
+    return () => this.#ratesListeners.delete(listener)
   }
 
   /** The buffered events after `lastId`; `complete` is false when some were already let go. */
@@ -51,14 +84,30 @@ export class EventHub {
     return this.#subscribers.size
   }
 
-  subscribe(subscriber: Subscriber): () => void {
+  subscribe(subscriber: Subscriber, options: SubscribeOptions = {}): () => void {
     this.#subscribers.add(subscriber)
-    return () => this.#subscribers.delete(subscriber)
+    if (options.rates) {
+      this.#rates.add(subscriber)
+      this.#ratesChanged()
+    }
+    return () => this.#drop(subscriber)
   }
 
   /** Ends every stream (shutdown). */
   close(): void {
     for (const subscriber of this.#subscribers) subscriber.close()
     this.#subscribers.clear()
+    if (this.#rates.size === 0) return
+    this.#rates.clear()
+    this.#ratesChanged()
+  }
+
+  #drop(subscriber: Subscriber) {
+    this.#subscribers.delete(subscriber)
+    if (this.#rates.delete(subscriber)) this.#ratesChanged()
+  }
+
+  #ratesChanged() {
+    for (const listener of this.#ratesListeners) listener(this.#rates.size)
   }
 }

@@ -1,5 +1,6 @@
 // What a finished command tells the event stream, derived from the command's effect.
 import { unhandled, type Effect } from '../protocol/effects.ts'
+import type { ProcessId } from '../protocol/process-id.ts'
 import type { Result } from '../protocol/result.ts'
 import type { ProcessView } from '../state/process-view.ts'
 
@@ -89,4 +90,25 @@ export function commandEvents(
   const change = changeEvent(reply.value)
   if (change) events.push(change)
   return events
+}
+
+/** A hop's verdict as `path.verdict` tells it (the hop's shape is src/topology/path-document.ts). */
+export type HopVerdictChange = {
+  hop: string
+  from: string
+  to: string | null
+  by: { label: string }
+  /** The verdict now (null: the hop is gone), and the one before (null: a hop first judged). */
+  verdict: { verdict: string; problem: boolean; reason: string } | null
+  was: string | null
+}
+
+/**
+ * `path.verdict`: a hop's verdict changed. Its data carries the `kind` and `client-id` of the
+ * process that moves the packets, as every process's event does, then the hop.
+ */
+export function verdictEvent(process: ProcessId, change: HopVerdictChange): EventDraft {
+  const { kind, clientId } = process
+  const who = clientId === undefined ? { kind } : { kind, 'client-id': clientId }
+  return { type: 'path.verdict', data: { ...who, ...change } }
 }

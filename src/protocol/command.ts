@@ -41,7 +41,7 @@ export const change = (
   extra: Pick<CommandBase<undefined>, 'long' | 'closes'> = {},
 ): Command => ({ read: false, line, decode, metric, effect, ...extra })
 
-/** A `status` read: decoded once per reply however many requests share it (see `once`). */
+/** A `status` read: one reply answers every request that shares it. */
 export const statusRead = <T>(decode: Decoder<T>, observe: (value: T) => Effect): Command<T> => ({
   read: true,
   line: 'status',

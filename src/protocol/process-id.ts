@@ -47,6 +47,9 @@ export function processId(kind: ProcessKind, clientId?: number): ProcessId {
 export const idText = (id: ProcessId): string =>
   id.kind === 'primary' ? 'primary' : `${id.kind}:${id.clientId}`
 
+/** A connection's process as logs and errors name it: `unidentified` until its handshake says. */
+export const labelOf = (id: ProcessId | undefined): string => (id ? idText(id) : 'unidentified')
+
 /** The REST path of a process: `/v1/primary`, `/v1/vfs/2`. */
 export const idPath = (id: ProcessId): string =>
   id.kind === 'primary' ? '/v1/primary' : `/v1/${SECTIONS[id.kind]}/${id.clientId}`
@@ -61,6 +64,23 @@ export const sameId = (a: ProcessId, b: ProcessId): boolean =>
  */
 export const slotOf = (id: ProcessId): string =>
   id.kind === 'primary' ? 'primary' : `#${id.clientId}`
+
+/**
+ * Why a process is not there, and which are: `no vf with client id 5 is connected; connected:
+ * primary, nfv:1`, or, when its client id is another kind's, `client id 1 is nfv:1, not a vf
+ * (/v1/nfvs/1); connected: ...`. The 404 of a request and a plan's refusal say it alike.
+ */
+export function notConnected(id: ProcessId, connected: readonly ProcessId[]): string {
+  const listed = [...connected].sort(byId).map(idText).join(', ') || 'none'
+  const other = id.kind === 'primary' ? undefined : connected.find((c) => slotOf(c) === slotOf(id))
+  const article = id.kind === 'nfv' ? 'an' : 'a'
+  const why = other
+    ? `client id ${id.clientId} is ${idText(other)}, not ${article} ${id.kind} (${idPath(other)})`
+    : id.kind === 'primary'
+      ? 'no primary is connected'
+      : `no ${id.kind} with client id ${id.clientId} is connected`
+  return `${why}; connected: ${listed}`
+}
 
 /** What names a process as text: `vf:2`, `vfs/2`, `primary` (parseId also caps a client id). */
 export const ID_PATTERN = /^(?:primary|(nfv|vf|mirror|pcap)s?[:/](0|[1-9][0-9]{0,4}))$/

@@ -71,11 +71,10 @@ function checkShape<S extends v.GenericSchema>(
 }
 
 /**
- * A decoder that reads each distinct reply once: every request sharing one reply (a coalesced
- * read) decodes it with its own command and gets the same value, of its own type, without
- * decoding it again; and a status read again while nothing changed (a dashboard polling it) comes
- * back byte for byte the same, so one comparison gives the value decoded last time (and
- * src/http/json.ts the JSON it already made of it). The value is shared: nobody changes it.
+ * A decoder that reads each distinct reply once: a status read again while nothing changed (a
+ * dashboard polling it) comes back byte for byte the same, so one comparison gives the value
+ * decoded last time (and src/http/json.ts the JSON it already made of it). The value is shared:
+ * nobody changes it. (A reply that several requests share is decoded once anyway, by its job.)
  */
 export function once<T>(decode: (frame: Buffer) => Result<T>): (frame: Buffer) => Result<T> {
   let lastFrame: Buffer | undefined

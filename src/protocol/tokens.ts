@@ -10,13 +10,24 @@ export type Dir = 'rx' | 'tx'
 export type VlanTag = { operation: 'add'; id: number; pcp: number } | { operation: 'del' }
 
 const INDEX = '(?:0|[1-9][0-9]{0,4})'
-/** A port type a use takes, and the capability it needs (none: every release has it). */
-type PortRule = { types: Record<string, Capability | null>; max: number; queues?: Capability }
+/**
+ * A port type a use takes, and the capability it needs (none: every release has it); `fixed`:
+ * the port types that are always there, which this use must not name (said as such).
+ */
+type PortRule = {
+  types: Record<string, Capability | null>
+  max: number
+  queues?: Capability
+  fixed?: 'phy'
+}
+/** Why a port add or del must not name a phy port: its process has it from the start. */
+const FIXED =
+  'phy ports are always there: they are patched (PUT .../patches), never added or deleted'
 const nfvTypes = { ring: null, vhost: null, pcap: null, nullpmd: null }
 /** The port ids each use takes (spp-protocol.md §5, spp-protocol-2020 §2.3, §2.4). */
 export const PORT_USES = {
   /** nfv add/del: never phy (it always exists; `add phy` corrupts the port table), tap or pipe. */
-  nfvPort: { types: { ...nfvTypes, memif: 'memif' }, max: 65535 },
+  nfvPort: { types: { ...nfvTypes, memif: 'memif' }, max: 65535, fixed: 'phy' },
   /** nfv patches may name physical ports too, and a queue of one. */
   nfvPatch: {
     types: { phy: null, ...nfvTypes, memif: 'memif', tap: 'tap' },
@@ -26,7 +37,7 @@ export const PORT_USES = {
   /** vf and mirror index a 32-entry port table without a bounds check. */
   vfPort: { types: { phy: null, vhost: null, ring: null }, max: 31, queues: 'phyQueues' },
   /** primary add/del: the types it can create (phy, tap or anything else corrupt its slot 0). */
-  primaryPort: { types: { ...nfvTypes, memif: 'memif', pipe: 'pipe' }, max: 65535 },
+  primaryPort: { types: { ...nfvTypes, memif: 'memif', pipe: 'pipe' }, max: 65535, fixed: 'phy' },
   primaryPatch: {
     types: { phy: null, ...nfvTypes, memif: 'memif', pipe: 'pipe', tap: 'tap' },
     max: 65535,
@@ -58,8 +69,10 @@ export function portId(use: PortUse, has: (cap: Capability) => boolean = () => t
   if (schema) return schema
   const queue = queues ? `|phy:${INDEX}nq${INDEX}` : ''
   const words = `TYPE one of ${types.join(', ')} and N a decimal integer without sign or leading zeros`
+  const fixed = rule.fixed
   schema = v.pipe(
     v.string('expected a port id string TYPE:N'),
+    v.check((id) => fixed === undefined || !id.startsWith(`${fixed}:`), FIXED),
     v.regex(
       new RegExp(`^(?:(?:${types.join('|')}):${INDEX}${queue})$`),
       `expected TYPE:N with ${words}${queues ? ', or phy:NnqQ for queue Q' : ''}`,

@@ -5,7 +5,7 @@ import type { Logger } from 'pino'
 import { ControllerError } from '../protocol/errors.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Store } from '../store/store.ts'
-import type { Applier } from '../topology/apply.ts'
+import { runBy, type Applier } from '../topology/apply.ts'
 import type { DesiredDocument } from '../topology/document.ts'
 import { entriesOf } from '../topology/process-config.ts'
 import { processesOf } from '../topology/undo.ts'
@@ -112,7 +112,8 @@ export function startConfirmations(options: Options) {
     store.putMeta(KEY, undefined)
     store.journal(
       {
-        ...{ by: 'expired', requestId: `${was.apply}-undo`, method: 'POST' },
+        ...{ by: runBy('expired', `${was.apply}-undo`, was.by), requestId: `${was.apply}-undo` },
+        method: 'POST',
         ...{ path: '/v1/topology/apply', commands: [], status: 200, processes },
       },
       { by: was.by, what: 'expired', summary: { undo: processes.length } },
@@ -173,8 +174,9 @@ export function startConfirmations(options: Options) {
       if (!pending || !pending.armed || expiring)
         throw new ControllerError(
           'NOTHING_TO_CONFIRM',
-          expiring
-            ? `apply ${pending!.apply} was not confirmed in time: it is being undone`
+          // Once undone, the confirmation is gone while its end is still being synced.
+          expiring && pending
+            ? `apply ${pending.apply} was not confirmed in time: it is being undone`
             : 'no apply waits for a confirmation',
         )
       cancel?.()

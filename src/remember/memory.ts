@@ -8,7 +8,7 @@ import { statusOf } from '../protocol/kinds/status.ts'
 import { idText, PRIMARY, type ProcessId } from '../protocol/process-id.ts'
 import type { ProcessView } from '../state/process-view.ts'
 import type { Change } from '../protocol/effects.ts'
-import type { JournalCommand, RevisionNote, Store } from '../store/store.ts'
+import type { JournalCommand, JournaledRequest, RevisionNote, Store } from '../store/store.ts'
 import { driftOf, inSync } from './drift.ts'
 import type { DesiredDocument } from '../topology/document.ts'
 import {
@@ -18,7 +18,7 @@ import {
   storeKey,
   withChanges,
 } from '../topology/process-config.ts'
-import type { JournaledRequest } from '../topology/send-step.ts'
+import { runBy } from '../topology/apply.ts'
 import { processesOf } from '../topology/undo.ts'
 
 /** What the revision of a group of changes (an apply's steps) says: who, what, and a rollback's target. */
@@ -125,7 +125,8 @@ export class Memory {
     const processes = processesOf(before)
     this.store.journal(
       {
-        ...{ by: `apply ${run}`, requestId: run, method: 'POST', path: '/v1/topology/apply' },
+        ...{ by: runBy(note.what, run, note.by), requestId: run, method: 'POST' },
+        path: '/v1/topology/apply',
         ...{ commands: [], status: 200, processes },
       },
       { ...note, group: run, requestId: run, summary: { drift: processes.length } },

@@ -90,12 +90,20 @@ const primaryChanges = {
     allowed: since('PUT /v1/primary/ports', '18.08.4'),
     body: () => PrimaryPortsBody,
     action: (b) => `port.${b.action}`,
-    async send({ process }, { action, port, rx, tx }) {
+    async send(asking, { action, port, rx, tx }) {
+      const { process } = asking
       const need = portNeeds('primaryPort', port)
       if (need)
         (await process.caps(need)).require(need, `${port.slice(0, port.indexOf(':'))} ports`)
       // Read first: what it lists now decides whether an add would corrupt it (state/hazards.ts).
       if (action === 'add') await process.ask(primary.status())
+      // A pipe over a ring beyond its -n: the primary fails it, yet keeps the pipe listed.
+      const failed = `the primary would fail to add ${port} and keep it listed`
+      for (const [key, ring] of [
+        ['rx', rx],
+        ['tx', tx],
+      ] as const)
+        if (action === 'add' && ring) await refuseMissingRing(asking, ring, failed, key)
       const rings = rx && tx ? { rx, tx } : undefined
       await process.ask(action === 'del' ? primary.delPort(port) : primary.addPort(port, rings))
     },

@@ -5,7 +5,7 @@ import { invalid } from './check.ts'
 import type { Asking } from './change.ts'
 
 /**
- * A 400 naming the port when the connected primary lists no such ring; its status is read first
+ * A 400 naming the port (its body's `key`) when the connected primary lists no such ring; its status is read first
  * if the controller has not read it on this connection. No primary, or one that cannot be read:
  * nothing is known, nothing refused.
  */
@@ -13,6 +13,7 @@ export async function refuseMissingRing(
   asking: Asking,
   port: string,
   consequence: string,
+  key = 'port',
 ): Promise<void> {
   if (!port.startsWith('ring:')) return
   const primary = asking.primary()
@@ -22,6 +23,6 @@ export async function refuseMissingRing(
     const read = await primary.ask(statusOf('primary')).catch(() => undefined)
     if (read) view = { kind: 'primary', status: read }
   }
-  const why = ringHazard(view, port, consequence)
+  const why = ringHazard(view, port, consequence, key)
   if (why) throw invalid(why)
 }

@@ -59,7 +59,15 @@ export function modelFor(kind: SimKind, options: ModelOptions): SimModel {
   if (era === '2020') {
     if (kind === 'primary') {
       const keepsDeleted = machine.sharedPorts
-      const primary = new Primary2020Model({ phyQueues, rings, lcores, flowSupport, keepsDeleted })
+      const { traffic } = machine
+      const primary = new Primary2020Model({
+        phyQueues,
+        rings,
+        lcores,
+        flowSupport,
+        keepsDeleted,
+        traffic,
+      })
       machine.primary = primary
       return primary
     }
@@ -68,7 +76,7 @@ export function modelFor(kind: SimKind, options: ModelOptions): SimModel {
     const rules = RULES_2020
     return new VfModel({ kind, clientId, phyQueues, rings, canCreate, ...cores, rules })
   }
-  if (kind === 'primary') return new PrimaryModel({ phyPorts, rings })
+  if (kind === 'primary') return new PrimaryModel({ phyPorts, rings, traffic: machine.traffic })
   if (kind === 'nfv') return new NfvModel({ clientId, phyPorts, rings })
   const rules = RULES_18_11
   return new VfModel({ kind, clientId, phyPorts, rings, canCreate, ...cores, rules })

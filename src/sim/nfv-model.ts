@@ -1,4 +1,5 @@
 // spp_nfv (18.11) as a simulator model: ports, patches, forwarding; echoes every change.
+import type { Mover } from './mover.ts'
 import { fixedReply, takeSlot, type Answer, type SimModel } from './wire.ts'
 
 const ADDABLE = new Set(['ring', 'vhost', 'pcap', 'nullpmd'])
@@ -60,6 +61,17 @@ export class NfvModel implements SimModel {
       default:
         return echo()
     }
+  }
+
+  /** While it runs, each patch moves packets from its source to its destination, counted. */
+  movers(): Mover[] {
+    if (!this.running) return []
+    return [...this.patches].flatMap(([src, dst]): Mover[] => {
+      const from = this.slots[src]
+      const to = this.slots[dst]
+      if (from === undefined || to === undefined) return []
+      return [{ name: `patch ${from} ${to}`, type: 'forward', rx: [from], tx: [to], counted: true }]
+    })
   }
 
   #status() {

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { isJsonKind, modelFor, type ModelOptions, type SimKind } from './model-for.ts'
 import { pad, type Faults } from './faults.ts'
+import { Machine, type Attached } from './machine.ts'
 import type { Launch, SimModel } from './wire.ts'
 import { writeEndless, writeInPieces } from './writes.ts'
 
@@ -67,6 +68,8 @@ export class SimProcess extends EventEmitter<SimEvents> {
   #ending = false
   #timers = new Set<NodeJS.Timeout>()
   #held: (() => void)[] | undefined
+  /** The model on its machine: what it runs moves the machine's packets. */
+  #attached: Attached
 
   /**
    * Holds every reply from now on until the returned function is called, which sends them in
@@ -82,9 +85,19 @@ export class SimProcess extends EventEmitter<SimEvents> {
 
   constructor(options: SimOptions) {
     super()
-    this.options = options
+    // Alone, a process is on a machine of its own.
+    const machine = options.machine ?? new Machine({ rings: options.rings })
+    this.options = { ...options, machine }
     this.faults = options.faults ?? {}
-    this.model = modelFor(options.kind, options)
+    this.model = modelFor(options.kind, this.options)
+    this.#attached = machine.attach(this.#name(), this.model)
+  }
+
+  /** Its name on its machine, which `--reader-pps` uses: `primary`, `nfv:1`, `vf:2`. */
+  #name() {
+    const { kind, clientId } = this.options
+    if (kind === 'primary') return kind
+    return `${kind}:${clientId ?? (this.model as { clientId?: number }).clientId}`
   }
 
   get label() {
@@ -149,6 +162,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
   /** After an exit: gone, unless respawning, which starts a new process with nothing set up. */
   #end() {
     this.#ending = false
+    this.#attached.leave() // it stops moving packets
     if (!this.options.respawn) {
       const { machine } = this.options
       if (this.options.kind === 'primary' && machine) machine.primary = undefined
@@ -157,11 +171,13 @@ export class SimProcess extends EventEmitter<SimEvents> {
       return
     }
     this.model = modelFor(this.options.kind, this.options)
+    this.#attached = this.options.machine!.attach(this.#name(), this.model)
     this.#later(() => this.#connect(), 0)
   }
 
   stop() {
     for (const child of this.launched) child.stop()
+    this.#attached.leave()
     this.#stopped = true
     for (const timer of this.#timers) clearTimeout(timer)
     this.#socket?.destroy()
@@ -195,7 +211,7 @@ export class SimProcess extends EventEmitter<SimEvents> {
     if (n === 0 && f.silentHandshake) return
     if (n === f.closeAt) return void socket.destroy()
     if (n === f.silentAt) return
-    const answer = this.model.handle(line)
+    const answer = this.#attached.handle(line)
     if (answer.exit) this.#ending = true
     if (answer.launch) this.#launch(answer.launch)
     if (answer.crash) {

@@ -3,6 +3,7 @@ import type { SimEra, SimKind } from './model-for.ts'
 import type { Faults } from './faults.ts'
 import { Machine } from './machine.ts'
 import { SimProcess } from './sim-process.ts'
+import type { TrafficOptions } from './traffic.ts'
 
 /** One process to start; `era` overrides the target's. */
 export type SimSpec = {
@@ -28,7 +29,12 @@ export type SimTarget = {
   flowSupport?: boolean
   /** Devices numbered across processes, as DPDK 22.11 does (see machine.ts; default false). */
   sharedPorts?: boolean
-  /** The machine to start them on (one made of `rings` and `sharedPorts` unless given). */
+  /**
+   * The packets of the machine (unless `machine` is given): what arrives on its phy ports, how
+   * fast each process moves packets, their MACs, the clock they move by (src/sim/traffic.ts).
+   */
+  traffic?: TrafficOptions
+  /** The machine to start them on (one made of `rings`, `sharedPorts` and `traffic` unless given). */
   machine?: Machine
   pollMs?: number
   reconnect?: boolean
@@ -39,8 +45,10 @@ export type SimTarget = {
 
 /** The simulated processes of `specs`, on one machine, not started yet. */
 export function createSims(specs: SimSpec[], target: SimTarget): SimProcess[] {
-  const { primaryPort, secondaryPort, era, phyQueues, rings, sharedPorts, ...host } = target
-  const machine = host.machine ?? new Machine({ rings, sharedPorts })
+  const { primaryPort, secondaryPort, era, phyQueues, rings, sharedPorts, traffic, ...host } =
+    target
+  const machine =
+    host.machine ?? new Machine({ rings, sharedPorts, traffic: { ...traffic, phyQueues } })
   return specs.map(
     (spec) =>
       new SimProcess({

@@ -1,10 +1,20 @@
 // spp_vf and spp_mirror as a simulator model: one command line in, the process's reply out.
+import type { Mover, VlanEdit } from './mover.ts'
 import { classifierTable, component, port, type Outcome } from './vf-decode.ts'
 import { renderInfo } from './vf-render.ts'
 import { RULES_18_11, type VfRules } from './vf-rules.ts'
 import { VfState, type VfOptions } from './vf-state.ts'
 import { Rejected, reject } from './vf-tokens.ts'
 import { errorReply, jsonString, successReply, type Answer, type SimModel } from './wire.ts'
+
+/** How each component type moves packets (18.11's classifier_mac is 2020's classifier). */
+const MOVES: Record<string, Mover['type']> = {
+  forward: 'forward',
+  merge: 'merge',
+  classifier_mac: 'classifier',
+  classifier: 'classifier',
+  mirror: 'mirror',
+}
 
 const json = (text: string): Answer => ({ reply: Buffer.from(text, 'latin1') })
 const answer = (outcome: Outcome): Answer =>
@@ -25,6 +35,26 @@ export class VfModel extends VfState implements SimModel {
   }
 
   isStatus = (line: string) => line.split(' ').filter(Boolean)[0] === 'status'
+
+  /**
+   * What its workers run: every component an lcore runs, as the last flush handed it over (its
+   * ports, their vlan edits, a classifier's table). spp_vf and spp_mirror keep no counters in
+   * the primary's statistics.
+   */
+  movers(): Mover[] {
+    return [...this.lcores.values()].flatMap((lcore) =>
+      lcore.applied.flatMap((id): Mover[] => {
+        const worker = this.workers.get(id)
+        const type = MOVES[worker?.type ?? '']
+        if (!worker || !type) return []
+        const vlans: Record<string, VlanEdit> = {}
+        for (const [key, { operation, id: vid }] of worker.vlans)
+          vlans[key] = { operation, id: vid }
+        const { name, rx, tx, table } = worker
+        return [{ name, type, rx, tx, table, vlans, counted: false }]
+      }),
+    )
+  }
 
   handle(line: string): Answer {
     const tokens = line.split(' ').filter(Boolean)

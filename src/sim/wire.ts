@@ -1,5 +1,6 @@
 // Reply bytes as the processes build them: NUL-padded frames and their own JSON spacing.
 import { SHORT_FRAME_BYTES } from '../protocol/release.ts'
+import type { Mover } from './mover.ts'
 
 /** A primary/nfv reply: the text, NUL-padded to exactly `bytes` (2048 in 18.11, 32768 in 2020). */
 export function fixedReply(text: string, bytes = SHORT_FRAME_BYTES): Buffer {
@@ -63,10 +64,12 @@ export type Launch = {
   port: number
 }
 
-/** What every simulated process does: answer one command line. */
+/** What every simulated process does: answer one command line; and what moves packets in it. */
 export type SimModel = {
   handle(line: string): Answer
   readonly isStatus: (line: string) => boolean
+  /** What it runs now that moves packets (none unless it forwards: see src/sim/traffic.ts). */
+  movers?(): Mover[]
 }
 
 /** Puts a port in the first free slot of a DPDK port table (a deleted slot is reused), once. */

@@ -125,10 +125,23 @@ export function ringHazard(
   primary: ProcessView | undefined,
   port: string,
   consequence: string,
+  key = 'port',
 ): string | undefined {
   if (primary?.kind !== 'primary' || !primary.status || !port.startsWith('ring:')) return
   const rings = primary.status.ring_ports.map((r) => r.id)
   if (rings.includes(portParts(port).index)) return
-  const have = rings.length ? `ring:${Math.min(...rings)} to ring:${Math.max(...rings)}` : 'none'
-  return `invalid key(port): ${quoted(port)} (not a ring of this host: the primary has ${have}; ${consequence})`
+  return `invalid key(${key}): ${quoted(port)} (${noRing(port, rings)}; ${consequence})`
+}
+
+/**
+ * A ring the primary does not have (beyond its `-n`), and the rings it has, in the one wording
+ * of a request's 400 and a plan's refusal: `the primary has no ring:9: its rings are ring:0 to
+ * ring:3`.
+ */
+export function noRing(port: string, rings: Iterable<number>): string {
+  const ids = [...rings]
+  const have = ids.length
+    ? `its rings are ring:${Math.min(...ids)} to ring:${Math.max(...ids)}`
+    : 'it has no rings'
+  return `the primary has no ${port}: ${have}`
 }

@@ -9,7 +9,10 @@ export type JournalCommand = { line: string; outcome: unknown }
 export type JournalEntry = {
   /** ms since the epoch; default: when journal() is called */
   time?: number
-  /** the token's name, `local`, `restore`, `apply` with its id, or `anonymous` with the peer */
+  /**
+   * the token's name, `local`, `restore`, or `anonymous` with the peer; a step of an apply, a
+   * rollback or an undo: which, its id and who asked (`apply ID by ops`)
+   */
   by: string
   requestId: string
   method: string
@@ -21,6 +24,12 @@ export type JournalEntry = {
   /** the processes it touched, as the query names them (e.g. `vf:2`) */
   processes: readonly string[]
 }
+
+/**
+ * A request (or the step of an apply or a restore standing for one) as its journal entry tells it:
+ * who, its id, what, status; the commands and processes come from the changes it made.
+ */
+export type JournaledRequest = Omit<JournalEntry, 'commands' | 'processes' | 'time'>
 
 /** A journal entry as stored, numbered in the order it was accepted. */
 export type JournalRecord = Omit<JournalEntry, 'time' | 'commands' | 'processes'> & {

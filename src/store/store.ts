@@ -18,7 +18,13 @@ import { StoreError } from './store-error.ts'
 
 export { DATABASE_FILE } from './database.ts'
 export type { CommitStats } from './group-commit.ts'
-export type { JournalCommand, JournalEntry, JournalQuery, JournalRecord } from './journal.ts'
+export type {
+  JournalCommand,
+  JournalEntry,
+  JournaledRequest,
+  JournalQuery,
+  JournalRecord,
+} from './journal.ts'
 export type { ProcessKey, RememberedConfig, RememberedDocument } from './remembered.ts'
 export type { Revision, RevisionKind, RevisionNote, RevisionWithDocument } from './revisions.ts'
 export { StoreError, type StoreErrorCode } from './store-error.ts'

@@ -40,6 +40,14 @@ export type UndoReason = 'failed' | 'expired'
 /** What a run of steps is, for the revision its changes make. */
 export type RunNote = { by: string; what: 'apply' | 'rollback' | 'undo' | 'expired'; to?: number }
 
+/**
+ * Who the journal (and the log) names for the steps of a run: which it was, its id, and who asked
+ * for it (a token's client, `local`, or `anonymous` with the peer): `rollback ID by ops`. An undo
+ * (a failed step's, or an unconfirmed apply's) is named by who asked for the apply.
+ */
+export const runBy = (what: string, id: string, by: string | undefined) =>
+  `${what === 'expired' ? 'undo' : what} ${id}${by === undefined ? '' : ` by ${by}`}`
+
 /** How an apply goes. */
 export type ApplyOptions = {
   ifMatch?: string
@@ -93,12 +101,11 @@ export function createApplier({
   }
 
   /**
-   * Runs steps as run `id`: each one journaled as `apply ID` under a request id of its own
+   * Runs steps as run `id`: each one journaled as `who` (runBy) under a request id of its own
    * (`ID.N`), its changes in the run's one revision, and logged as a request is (who, what, its
    * status); each told as it ends.
    */
-  const runAs = (steps: Step[], id: string, onStep: (report: StepReport) => void) => {
-    const who = `apply ${id}`
+  const runAs = (steps: Step[], id: string, who: string, onStep: (report: StepReport) => void) => {
     const sendOne = async (step: Step, number: number) => {
       const req = `${id}.${number}`
       const began = performance.now()
@@ -128,7 +135,7 @@ export function createApplier({
     const what = reason === 'expired' ? 'expired' : ('undo' as const)
     const release = note(id, { by, what })
     try {
-      const run = await runAs(back.steps, id, (report) =>
+      const run = await runAs(back.steps, id, runBy(what, id, by), (report) =>
         hub.publish('apply.step', { apply, undo: true, ...report }),
       )
       const failedOf = (process: string) => run.failures.find((f) => idText(f.process) === process)
@@ -177,7 +184,8 @@ export function createApplier({
     const total = steps.length
     const { by, what, to } = options.note ?? { by: `apply ${requestId}`, what: 'apply' }
     const release = note(requestId, { by, what, ...(to === undefined ? {} : { to }) })
-    const run = await runAs(steps, requestId, (report) =>
+    const who = runBy(what, requestId, options.note?.by)
+    const run = await runAs(steps, requestId, who, (report) =>
       hub.publish('apply.step', { apply: requestId, ...report }),
     ).finally(release)
     const { done, failures, skipped, ms } = run

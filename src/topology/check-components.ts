@@ -1,5 +1,6 @@
 // What a vf or mirror would refuse in a desired state, found before any step (design note, 4.6).
 import { specType } from '../protocol/release.ts'
+import { noRing } from '../state/hazards.ts'
 import { Refused, type Context } from './steps.ts'
 
 type PortUse = { port: string }
@@ -66,8 +67,9 @@ export function checkComponents(
         used[dir].set(port, name)
         if (port.startsWith('phy:') && !known.phy.has(port))
           throw new Refused(portAt, `${process} has no ${port}`)
-        if (port.startsWith('ring:') && known.context.rings?.has(Number(port.slice(5))) === false)
-          throw new Refused(portAt, `the primary has no ${port}: attaching it breaks ${process}`)
+        const { rings } = known.context
+        if (port.startsWith('ring:') && rings?.has(Number(port.slice(5))) === false)
+          throw new Refused(portAt, `${noRing(port, rings)}; attaching it breaks ${process}`)
       })
     }
   })

@@ -121,6 +121,7 @@ export const DesiredDocument = v.strictObject(
     mirrors: v.optional(v.record(ClientId, MirrorDesired)),
     pcaps: readOnly, // a pcap's capture is not part of the plan
     confirmation: readOnly, // an apply waiting for its confirmation, as GET /v1/topology shows it
+    verdicts: readOnly, // the hops' verdicts GET /v1/topology carries: what the traffic does
   },
   'expected a topology document with primary, nfvs, vfs, mirrors',
 )

@@ -4,6 +4,7 @@ import type { NfvStatus } from '../protocol/bodies.ts'
 import type { ProcessId } from '../protocol/process-id.ts'
 import type { Capability } from '../protocol/release.ts'
 import { PORT_USES, portNeeds, portParts, wire, type PortUse } from '../protocol/tokens.ts'
+import { noRing } from '../state/hazards.ts'
 import { Refused, type Context, type Phased, type Step } from './steps.ts'
 
 /** One patch: a source port and its one destination. */
@@ -58,7 +59,7 @@ export function wantedForwarder(
       throw new Refused(at, `${f.who} has no ${port}: ${what} ports cannot be added`)
     }
     if (type === 'ring' && context.rings && !context.rings.has(index))
-      throw new Refused(at, `the primary has no ${port}: ${f.who} would not add it`)
+      throw new Refused(at, `${noRing(port, context.rings)}; ${f.who} would not add it`)
     const need = portNeeds(f.use, port)
     const lacking = need === undefined ? undefined : f.lacks?.(need)
     if (lacking !== undefined) throw new Refused(at, lacking)

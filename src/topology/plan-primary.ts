@@ -1,6 +1,7 @@
 // The 2020 primary's part of a plan: its forwarder, planned as an nfv's, and its pipes; what it
 // creates (ring and pipe ports) is added before any secondary builds on it.
 import { PRIMARY } from '../protocol/process-id.ts'
+import { noRing } from '../state/hazards.ts'
 import type { DesiredPrimary } from './desired-primary.ts'
 import { planForwarder, wantedForwarder, type Forwarder } from './plan-forwarder.ts'
 import { isStatus, readPrimary, type Pipe } from './primary-forwarder.ts'
@@ -70,7 +71,7 @@ export function wantedPrimary(
       if (context.rings && !context.rings.has(pipe[dir]))
         throw new Refused(
           `${at}.${dir}`,
-          `the primary has no ring:${pipe[dir]} for ${portOf(pipe)}`,
+          `${noRing(`ring:${pipe[dir]}`, context.rings)}; ${portOf(pipe)} cannot be added over it`,
         )
   })
   const pipePorts = pipes.map(portOf)

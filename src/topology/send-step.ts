@@ -8,12 +8,9 @@ import type { Cause, Settled } from '../actors/settled.ts'
 import { ControllerError, type ErrorCode } from '../protocol/errors.ts'
 import { askingOf } from '../requests/change.ts'
 import { changeOf } from '../requests/changes.ts'
-import type { JournalEntry } from '../store/store.ts'
+import type { JournaledRequest } from '../store/store.ts'
 import type { StepAnswer } from './run-steps.ts'
 import type { Step } from './steps.ts'
-
-/** A request (or the step standing for one) as its journal entry tells it: who, its id, what, status. */
-export type JournaledRequest = Omit<JournalEntry, 'commands' | 'processes' | 'time'>
 
 /**
  * Remembers one cause's changes with its journal entry, resolving once both are durable

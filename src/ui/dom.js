@@ -1,6 +1,6 @@
 // @ts-check
 // The page's text: one section per process, with the data-* hooks tests use.
-import { isUnreadable, vlanLabel } from './graph.js'
+import { isUnreadable, unusedPorts, vlanLabel } from './graph.js'
 
 /** @typedef {import('./graph.js').TopologyDocument} TopologyDocument */
 /** @typedef {import('./graph.js').Nfv} Nfv */
@@ -55,8 +55,16 @@ const portsText = (ports) =>
 function componentBody(id, vf) {
   const components = vf.components.filter((c) => c.name !== undefined)
   const idle = vf.components.filter((c) => c.name === undefined).map((c) => c.core)
+  const unused = unusedPorts(vf)
   return [
-    ...portList(id, vf.ports),
+    ...portList(
+      id,
+      vf.ports.filter((port) => !unused.includes(port)),
+    ),
+    ...list(
+      'Not used by any component',
+      unused.map((port) => h('li', { 'data-unused-port': port }, [port])),
+    ),
     ...list(
       'Components',
       components.map((c) =>

@@ -101,9 +101,10 @@ export function toElements(doc) {
             edges.push(link(`${id} rx ${p}`, port(p), id, ['capture']))
         continue
       }
+      // Only the ports its components use: a port it lists beside them (a ring it created, kept
+      // after a detach or a rollback) carries nothing, and is listed apart in its section.
       const vf = /** @type {Vf} */ (state)
       processes.push(processNode(id, `${kind} ${clientId}`, 'component-host'))
-      vf.ports.forEach(port)
       for (const c of vf.components) {
         if (c.name === undefined) continue // an unused core
         const node = `${id} ${c.name}`
@@ -124,6 +125,19 @@ export function toElements(doc) {
     }
   }
   return [...ports.values(), ...processes, ...edges]
+}
+
+/**
+ * The ports a vf or mirror lists that none of its components uses: a vf keeps the rings it
+ * created after they are detached, as SPP's does. They are no part of the chain.
+ * @param {Vf} vf
+ * @returns {string[]}
+ */
+export function unusedPorts(vf) {
+  const used = new Set(
+    vf.components.flatMap((c) => [...(c.rx_port ?? []), ...(c.tx_port ?? [])].map((p) => p.port)),
+  )
+  return vf.ports.filter((port) => !used.has(port))
 }
 
 /** @returns {NodeElement} */

@@ -75,12 +75,19 @@ function render() {
       else existing.data(element.data).classes(element.classes)
     }
   })
+  // for tests: the port nodes drawn, as the graph holds them
+  const graph = document.getElementById('graph')
+  if (graph)
+    graph.dataset.ports = cy
+      .nodes('.port')
+      .map((/** @type {any} */ n) => n.data('label'))
+      .sort()
+      .join(' ')
   const key = structureKey(elements)
   if (key !== layoutKey) {
     layoutKey = key
     cy.layout({ name: 'dagre', rankDir: 'LR', nodeSep: 25, rankSep: 90, animate: false }).run()
     // counted for tests: a change that adds or removes nothing must not move the picture
-    const graph = document.getElementById('graph')
     if (graph) graph.dataset.layouts = String(Number(graph.dataset.layouts ?? 0) + 1)
   }
   document.getElementById('processes')?.replaceChildren(...processSections(doc, SECTIONS))

@@ -2,7 +2,7 @@
 // debug (the request's line tells it), a read at debug, a failure at warn.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { logCommand } from '../../src/actors/command-log.ts'
+import { commandLog } from '../../src/actors/command-log.ts'
 import type { Settled } from '../../src/actors/settled.ts'
 import type { Effect } from '../../src/protocol/effects.ts'
 import { fail, ok, type Result } from '../../src/protocol/result.ts'
@@ -32,10 +32,11 @@ const READ = ok({ kind: 'nfv.read' } as Effect) // what it decoded to does not m
 
 const logged = (level: string) => {
   const { log, lines } = captureLogs(level)
-  logCommand(log, settled('patch ring:0 ring:1', false, PATCHED))
-  logCommand(log, settled('patch ring:0 ring:2', false, PATCHED, 'r1'))
-  logCommand(log, settled('status', true, READ, 'r2'))
-  logCommand(log, settled('status', true, fail('no', 'REPLY_TIMEOUT'), 'r3'))
+  const logCommand = commandLog(log)
+  logCommand(settled('patch ring:0 ring:1', false, PATCHED))
+  logCommand(settled('patch ring:0 ring:2', false, PATCHED, 'r1'))
+  logCommand(settled('status', true, READ, 'r2'))
+  logCommand(settled('status', true, fail('no', 'REPLY_TIMEOUT'), 'r3'))
   return lines.map((l) => [l.level, l.msg, l.req, l.process, l.command, l.outcome])
 }
 

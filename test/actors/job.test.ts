@@ -1,11 +1,20 @@
-// A job and its waiting requests: each decodes the one reply with its own command, or fails typed.
+// A job and its waiting requests: the reply read once, with its command, answers each in its own
+// type; or each fails typed.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { answer, createJob, effectOfReply, joined, live, refuse } from '../../src/actors/job.ts'
+import {
+  answer,
+  canJoin,
+  createJob,
+  joined,
+  live,
+  readReply,
+  refuse,
+} from '../../src/actors/job.ts'
 import type { ControllerError } from '../../src/protocol/errors.ts'
 import type { NfvInfo } from '../../src/protocol/bodies.ts'
 import { nfvCommands as nfv } from '../../src/protocol/kinds/nfv.ts'
-import { fail, ok } from '../../src/protocol/result.ts'
+import { fail } from '../../src/protocol/result.ts'
 import type { Command } from '../../src/protocol/command.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 
@@ -29,28 +38,38 @@ test('a change: the fields the queue and the view need, from its command', () =>
 
 test("a reply: the request resolves with its decoded value, the job's effect is the observation", async () => {
   const { job, promise } = createJob(nfv.status())
-  const effect = effectOfReply(job, ok(RUNNING))
-  answer(job, ok(RUNNING))
+  const reply = readReply(job, RUNNING)
+  answer(job, reply)
   assert.is((await promise).status, 'Running')
-  assert.equal(effect, {
-    ok: true,
-    value: { kind: 'nfv.read', info: await promise, shows: { release: '18.11' } },
+  assert.equal(reply.ok && reply.value.effect, {
+    kind: 'nfv.read',
+    info: await promise,
+    shows: { release: '18.11' },
   })
 })
 
 test('a joined request gets a reply of its own type, decoded once for all', async () => {
   const first = createJob(nfv.status())
   const second = createJob(nfv.status())
-  answer(joined(first.job, second.job), ok(RUNNING))
+  const both = joined(first.job, second.job)
+  answer(both, readReply(both, RUNNING))
   const [a, b] = await Promise.all([first.promise, second.promise])
   assert.is(a.status, 'Running')
   assert.is(a, b, 'one decoded object, shared')
 })
 
+test('a read joins only a read of the same line decoded the same way: one decode answers both', () => {
+  const status = createJob(nfv.status()).job
+  assert.ok(canJoin(status, createJob(nfv.status()).job))
+  const other: Command<NfvInfo> = { ...nfv.status(), decode: () => fail('another decoder') }
+  assert.not.ok(canJoin(status, createJob(other).job))
+  assert.not.ok(canJoin(createJob(nfv.forward()).job, createJob(nfv.forward()).job))
+})
+
 test('a reply that does not decode rejects the request with the decoder failure', async () => {
   const { job, promise } = createJob(nfv.status())
-  const reply = ok(fixedReply('{"nope": 1}'))
-  assert.is(effectOfReply(job, reply).ok, false)
+  const reply = readReply(job, fixedReply('{"nope": 1}'))
+  assert.is(reply.ok, false)
   answer(job, reply)
   assert.match(await rejection(promise), /^BAD_REPLY /)
 })
@@ -61,11 +80,6 @@ test('no reply: every request rejects with that code and message', async () => {
   const both = joined(first.job, second.job)
   const none = fail('no reply within 5 ms', 'REPLY_TIMEOUT')
   answer(both, none)
-  assert.equal(effectOfReply(both, none), {
-    ok: false,
-    code: 'REPLY_TIMEOUT',
-    message: 'no reply within 5 ms',
-  })
   assert.equal(await Promise.all([rejection(first.promise), rejection(second.promise)]), [
     'REPLY_TIMEOUT no reply within 5 ms',
     'REPLY_TIMEOUT no reply within 5 ms',
@@ -86,8 +100,9 @@ test('a decoder that throws is an INTERNAL failure of its request, never an exce
     },
   }
   const { job, promise } = createJob(broken)
-  answer(job, ok(RUNNING))
-  assert.equal(effectOfReply(job, ok(RUNNING)), {
+  const reply = readReply(job, RUNNING)
+  answer(job, reply)
+  assert.equal(reply, {
     ok: false,
     code: 'INTERNAL',
     message: 'decoding the reply failed: boom',

@@ -5,6 +5,7 @@ import { primaryCommands } from '../../src/protocol/kinds/primary.ts'
 import { vfCommands } from '../../src/protocol/kinds/vf.ts'
 import { createJob } from '../../src/actors/job.ts'
 import { askOn } from '../../src/actors/process-handle.ts'
+import type { Command } from '../../src/protocol/command.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
 import { fakeConnection, flush } from '../helpers/fake-link.ts'
 
@@ -139,7 +140,7 @@ test('every command and every reply is an event of the machine', async () => {
     c.written.slice(sent),
     [0, 1, 2].map((i) => `patch ring:0 ring:${i + 1}`),
   )
-  assert.equal(c.events.slice(before + 3), ['link.frame', 'link.frame', 'link.frame'])
+  assert.equal(c.events.slice(before + 3), ['reply', 'reply', 'reply'])
   assert.equal(c.outcomes.slice(1), Array<string>(3).fill('ok'))
 })
 
@@ -214,6 +215,33 @@ test('a command event (the mailbox way in) is queued and written as ask does it'
   assert.equal(c.written.slice(1), ['forward'])
   c.reply(fixedReply('forward'))
   assert.is(await promise, undefined)
+})
+
+test('a reply is decoded once, however many requests wait for it and whatever follows it', async () => {
+  const c = identifiedNfv()
+  let decodes = 0
+  const counted = <T>(command: Command<T>): Command<T> => ({
+    ...command,
+    decode: (frame) => (decodes++, command.decode(frame)),
+  })
+  const rings = fixedReply(
+    '{"client-id":1,"status":"idling","ports":["ring:0","ring:1"],"patches":[]}',
+  )
+  const status = counted(nfv.status())
+  void c.ask(counted(nfv.forward()))
+  void c.ask(status)
+  void c.ask(status) // joins the read: one reply, two requests
+  c.reply(fixedReply('forward')) // the status waits behind it
+  assert.is(decodes, 1, 'the change, as its reply came with a command waiting')
+  c.reply(rings)
+  assert.is(decodes, 2, 'the read, once for both requests')
+  void c.ask(counted(nfv.patch('ring:0', 'ring:1'))) // checked against the view the read made
+  c.reply(fixedReply('patch'))
+  await flush()
+  assert.is(decodes, 3, 'the patch, alone in the queue')
+  assert.equal(c.written.slice(1), ['forward', 'status', 'patch ring:0 ring:1'])
+  assert.equal(c.outcomes.length, 4)
+  assert.is(c.settled.length, 3)
 })
 
 test('reads joining the queued read share one status', async () => {
@@ -362,6 +390,7 @@ test('a component start on a core the status did not list (the main lcore) is re
   void c.ask(vfCommands.componentStart('cls2', 2, 'classifier_mac'))
   await flush()
   assert.equal(c.written.slice(1), ['status'])
+  assert.is(c.state(), 'ready', 'nothing in flight, no deadline running')
   assert.match(c.outcomes[1]!, /^INVALID_REQUEST invalid key\(core\): 1 \(not a worker lcore/)
   assert.match(
     c.outcomes[2]!,

@@ -14,7 +14,7 @@ import { buildDist } from '../helpers/build.ts'
 import { portsOf, runCli as runController } from '../helpers/cli-child.ts'
 import { freePort } from '../helpers/free-port.ts'
 import { entryAt, withJournalServer } from '../helpers/journal-server.ts'
-import { runCli } from '../helpers/run-cli.ts'
+import { afterControllerLine, runCli } from '../helpers/run-cli.ts'
 
 const T0 = Date.UTC(2026, 0, 1, 12)
 const MIN = 60_000
@@ -34,8 +34,9 @@ const failed = {
   ],
   status: 400,
 }
-const journal = (url: string, args: string[] = [], env?: Record<string, string>) =>
-  runCli(['journal', '--url', url, ...args], env)
+/** A run of `spp-ctl journal --url URL ...`; its stderr without the line naming the controller. */
+const journal = async (url: string, args: string[] = [], env?: Record<string, string>) =>
+  afterControllerLine(await runCli(['journal', '--url', url, ...args], env), url)
 
 test('a table, oldest first: the last N, filtered; --json gives the entries as the API does', () =>
   withJournalServer(async ({ url, store }) => {
@@ -164,7 +165,7 @@ test('--follow prints each new entry once, as the event stream tells it, an entr
       const by = rows().map((row) => row.split(/ {2,}/)[1])
       assert.equal(by, ['ops', 'local', 'restore', 'ops'])
       assert.is(stdout.split('\n').filter((l) => l.startsWith('TIME')).length, 1, 'one header')
-      assert.is(stderr, '')
+      assert.is(stderr, `controller ${url} (--url)\n`)
     } finally {
       child.kill()
       await exited
@@ -241,7 +242,8 @@ test('--follow waits for a controller that goes away and goes on once it is back
       204,
     )
     await journal.until('stdout', /PUT \/v1\/nfvs\/1\/forward .* stop\n/)
-    const [gone, back, ...rest] = journal.text.stderr.split('\n')
+    const [named, gone, back, ...rest] = journal.text.stderr.split('\n')
+    assert.is(named, `controller ${url} (--url)`, 'once, first')
     assert.match(
       gone!,
       /^spp-ctl journal: cannot reach the controller at http:\S+: .*ECONNREFUSED.*; waiting for it to come back$/,

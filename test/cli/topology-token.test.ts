@@ -9,7 +9,7 @@ import { digestOf, newToken, type Client } from '../../src/auth/clients.ts'
 import { buildDist } from '../helpers/build.ts'
 import { withHarness, type Harness } from '../helpers/harness.ts'
 import { captureLogs } from '../helpers/log-capture.ts'
-import { runCli, type CliRun } from '../helpers/run-cli.ts'
+import { afterControllerLine, runCli, type CliRun } from '../helpers/run-cli.ts'
 
 const WRITE = newToken()
 const READ = newToken()
@@ -38,8 +38,10 @@ async function withFiles(body: (dir: string) => Promise<void>) {
   }
 }
 
-const topology = (h: Harness, args: string[], env?: Record<string, string>) =>
-  runCli(['topology', ...args, '--url', `http://127.0.0.1:${h.controller.apiPort}`], env)
+const urlOf = (h: Harness) => `http://127.0.0.1:${h.controller.apiPort}`
+/** A run of `spp-ctl topology ... --url URL`; its stderr without the line naming the controller. */
+const topology = async (h: Harness, args: string[], env?: Record<string, string>) =>
+  afterControllerLine(await runCli(['topology', ...args, '--url', urlOf(h)], env), urlOf(h))
 
 test("no token: the controller's 401 text, exit 1; SPP_CTL_TOKEN reads; a read token may not plan", () =>
   withHarness(
@@ -51,7 +53,8 @@ test("no token: the controller's 401 text, exit 1; SPP_CTL_TOKEN reads; a read t
         assert.is(none.stdout, '')
         assert.is(
           none.stderr,
-          'spp-ctl topology: GET /v1/topology: 401: A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).\n',
+          'spp-ctl topology: GET /v1/topology: 401: A bearer token is needed: send "Authorization: Bearer TOKEN" (spp-ctl auth add makes one).\n' +
+            "spp-ctl's commands send the token of --token-file FILE, else of $SPP_CTL_TOKEN.\n",
         )
         const got = await topology(h, ['get'], { SPP_CTL_TOKEN: READ })
         assert.is(got.code, 0, got.stderr)
@@ -111,11 +114,12 @@ test('a --token-file others may read is used, with a warning; its refusal names 
         const open = join(dir, 'token')
         await writeFile(open, `${READ}\n`, { mode: 0o644 })
         await chmod(open, 0o644) // whatever the umask
-        const got = await topology(h, ['get', '--token-file', open])
+        const got = await runCli(['topology', 'get', '--token-file', open, '--url', urlOf(h)])
         assert.is(got.code, 0, got.stderr)
         assert.is(
           got.stderr,
-          `spp-ctl topology: warning: --token-file ${open} may be read by others (mode 0644): chmod 600 ${open}\n`,
+          `controller ${urlOf(h)} (--url)\n` +
+            `spp-ctl topology: warning: --token-file ${open} may be read by others (mode 0644): chmod 600 ${open}\n`,
         )
         const stranger = join(dir, 'stranger')
         await writeFile(stranger, STRANGER, { mode: 0o600 })

@@ -142,7 +142,7 @@ test("an apply's steps run through the app without a token of their own, as that
       const apply = lines.find((l) => l.path === '/v1/topology/apply')
       const step = lines.find((l) => l.path === '/v1/nfvs/1/forward')
       assert.is(apply?.who, 'ops')
-      assert.is(step?.who, `apply ${String(apply?.req)}`)
+      assert.is(step?.who, `apply ${String(apply?.req)} by ops`)
       assert.is(step?.status, 204)
     },
     { clients, log },

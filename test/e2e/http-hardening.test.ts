@@ -3,9 +3,11 @@
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { Writable } from 'node:stream'
+import { queryObjects } from 'node:v8'
 import { pino } from 'pino'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { digestOf, newToken } from '../../src/auth/clients.ts'
 import { commandsOf, withHarness } from '../helpers/harness.ts'
 import { withRemembering } from '../helpers/remember.ts'
 
@@ -124,6 +126,43 @@ test("every answer carries its request id once: the client's when safe, else one
     assert.is(mine.headers['x-request-id'], 'job-7.step:2')
     const unsafe = await ask('GET /v1/processes', 'X-Request-Id: a b\r\n')
     assert.match(unsafe.headers['x-request-id'] ?? '', /^[0-9a-z]+-[0-9a-z]+$/)
+  }))
+
+test("a request builds no undici Headers: its id, length and token are read from node's own", () => {
+  const token = newToken()
+  const clients = [{ name: 'ops', scope: 'write' as const, digest: digestOf(token) }]
+  return withHarness(
+    [{ kind: 'nfv', clientId: 1 }],
+    async (h) => {
+      const sim = h.sim('nfv 1')
+      const body = '{"action":"start"}'
+      const request =
+        `PUT /v1/nfvs/1/forward HTTP/1.1\r\nHost: x\r\nConnection: close\r\n` +
+        `Authorization: Bearer ${token}\r\nX-Request-Id: job-7.step:2\r\n` +
+        `Content-Length: ${body.length}\r\n\r\n${body}`
+      assert.is((await raw(h.controller.apiPort, request)).status, 204) // everything loaded
+      // Counted after a full collection: what a request holding its answer keeps alive. The
+      // request waits for its process, so whatever it built so far is still referenced.
+      const before = queryObjects(Headers, { format: 'count' })
+      const release = sim.hold()
+      const sent = once(sim, 'command')
+      const answer = raw(h.controller.apiPort, request)
+      await sent
+      const during = queryObjects(Headers, { format: 'count' })
+      release()
+      const reply = await answer
+      assert.is(reply.status, 204, reply.body)
+      assert.is(reply.headers['x-request-id'], 'job-7.step:2')
+      assert.is(during - before, 0, 'undici Headers made by the request and still held')
+    },
+    { clients, commandTimeoutMs: 60_000 }, // a heap walk under a loaded CPU takes its time
+  )
+})
+
+test("node's server has one 'request' listener, the connection guard told from it", () =>
+  withHarness([], (h) => {
+    assert.is(h.controller.httpServer.listenerCount('request'), 1)
+    return Promise.resolve()
   }))
 
 test('a non-canonical client id such as -0 is not a URL we serve', () =>

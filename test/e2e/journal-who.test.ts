@@ -60,12 +60,14 @@ test('the journal names the client of a REST change, the apply of a CLI apply, a
       } finally {
         await rm(dir, { recursive: true, force: true })
       }
+      // Each step names the apply that sent it and who asked for it.
       const steps = (await journal(h)).filter((e) => e.by.startsWith('apply '))
       assert.equal(steps.map((e) => `${e.method} ${e.path} ${e.status}`).sort(), [
         'PUT /v1/nfvs/1/forward 204',
         'PUT /v1/nfvs/1/patches 204',
       ])
       assert.is(new Set(steps.map((e) => e.by)).size, 1, 'one apply sent both steps')
+      assert.match(steps[0]!.by, /^apply spp-ctl-\w+ by ops$/)
 
       // The nfv restarts empty: the restore's steps are journaled as the restore's.
       await h.restart(h.sim('nfv 1'))
@@ -77,8 +79,34 @@ test('the journal names the client of a REST change, the apply of a CLI apply, a
         byRestore.some((e) => e.path === '/v1/nfvs/1/ports'),
         'the port is added back by the restore',
       )
+
+      // A rollback says it was one, and who asked for it.
+      const revisions = (await h.api('GET', '/v1/topology/history', undefined, bearer)).json() as {
+        rev: number
+      }[]
+      const back = await h.api(
+        'POST',
+        '/v1/topology/rollback',
+        { to: revisions.at(-1)!.rev },
+        bearer,
+      )
+      assert.is(back.status, 200, back.text)
+      const rolled = (await journal(h)).filter((e) => e.by.startsWith('rollback '))
+      assert.ok(rolled.length > 0, 'the rollback sent steps')
+      assert.match(rolled[0]!.by, /^rollback \S+ by ops$/)
     },
     { clients },
   ))
+
+test('without authentication the journal names the peer that asked for an apply', () =>
+  withRemembering([{ kind: 'nfv', clientId: 1 }], async (h) => {
+    const applied = await h.api('POST', '/v1/topology/apply', {
+      nfvs: { '1': { status: 'Running' } },
+    })
+    assert.is(applied.status, 200, applied.text)
+    const entries = (await h.api('GET', '/v1/journal')).json() as Entry[]
+    const step = entries.find((e) => e.path === '/v1/nfvs/1/forward')
+    assert.match(step?.by ?? '', /^apply \S+ by anonymous 127\.0\.0\.1:\d+$/)
+  }))
 
 test.run()

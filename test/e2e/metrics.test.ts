@@ -96,9 +96,9 @@ test('a scrape never waits for the primary: counters come from its last read, wh
     assert.is(first.get('spp_port_counters_age_seconds{process="primary"}'), undefined)
     await scrape(h)
     assert.equal(commandsOf(sim), ['status'], 'one refresh at a time, started by the scrapes')
-    const primary = h.controller.registry.find({ kind: 'primary' })
     const refreshed = new Promise((resolve) => {
-      const stop = primary.changes((done) => {
+      const stop = h.controller.registry.changes((done) => {
+        if (done.process.kind !== 'primary') return
         stop()
         resolve(done)
       })

@@ -77,7 +77,7 @@ test('mirror: detach and stop; a third tx port breaks the mirror shape and is re
       dir: 'tx',
     })
     assert.is(third.status, 400)
-    assert.is(third.text, 'command error: error occur')
+    assert.is(third.text, 'command error: error occur\n')
     assert.is(
       (
         await h.api('PUT', '/v1/mirrors/3/components/mr1/ports', {

@@ -94,33 +94,44 @@ test('DELETE /v1/nfvs/1 sends exit; the process is gone from the registry by the
 const readingEach: typeof withHarness = (specs, body, options) =>
   withHarness(specs, body, { ...options, statusMaxAgeMs: 0 })
 
-test('primary: status, clear and exit', () =>
-  readingEach([{ kind: 'primary' }], async (h) => {
-    const first = await h.api('GET', '/v1/primary/status')
-    assert.is(first.status, 200)
-    const status = first.json() as {
-      phy_ports: { id: number; eth: string; rx: number }[]
-      ring_ports: unknown[]
-    }
-    assert.equal(
-      status.phy_ports.map((p) => [p.id, p.eth]),
-      [
-        [0, '56:48:4f:53:54:00'],
-        [1, '56:48:4f:53:54:01'],
-      ],
-    )
-    assert.is(status.ring_ports.length, 4)
-    const grown = (await h.api('GET', '/v1/primary/status')).json() as typeof status
-    assert.ok(grown.phy_ports[0]!.rx > 0, 'the simulated counters grow between reads')
-    assert.is((await h.api('DELETE', '/v1/primary/status')).status, 204)
-    const cleared = (await h.api('GET', '/v1/primary/status')).json() as typeof status
-    assert.is(cleared.phy_ports[0]!.rx, 0)
-    assert.is((await h.api('DELETE', '/v1/primary')).status, 204)
-    assert.equal(commandsOf(h.sim('primary')), ['status', 'status', 'clear', 'status', 'exit'])
-    const gone = await h.api('GET', '/v1/primary/status')
-    assert.is(gone.status, 404)
-    assert.is(gone.text, 'primary not found.')
-  }))
+test('primary: status, clear and exit', () => {
+  // Packets arrive on phy:0 and move by the test's clock; nfv 1 takes them once it forwards.
+  let now = 0
+  const traffic = { sources: { 'phy:0': 100 }, clock: () => now }
+  return readingEach(
+    [{ kind: 'primary' }, ...NFV],
+    async (h) => {
+      const first = await h.api('GET', '/v1/primary/status')
+      assert.is(first.status, 200)
+      const status = first.json() as {
+        phy_ports: { id: number; eth: string; rx: number }[]
+        ring_ports: unknown[]
+      }
+      assert.equal(
+        status.phy_ports.map((p) => [p.id, p.eth, p.rx]),
+        [
+          [0, '56:48:4f:53:54:00', 0],
+          [1, '56:48:4f:53:54:01', 0],
+        ],
+      )
+      assert.is(status.ring_ports.length, 4)
+      await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'phy:1' })
+      await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
+      now += 2000
+      const grown = (await h.api('GET', '/v1/primary/status')).json() as typeof status
+      assert.is(grown.phy_ports[0]!.rx, 200, 'what nfv 1 took from phy:0 in 2 s')
+      assert.is((await h.api('DELETE', '/v1/primary/status')).status, 204)
+      const cleared = (await h.api('GET', '/v1/primary/status')).json() as typeof status
+      assert.is(cleared.phy_ports[0]!.rx, 0)
+      assert.is((await h.api('DELETE', '/v1/primary')).status, 204)
+      assert.equal(commandsOf(h.sim('primary')), ['status', 'status', 'clear', 'status', 'exit'])
+      const gone = await h.api('GET', '/v1/primary/status')
+      assert.is(gone.status, 404)
+      assert.is(gone.text, 'primary not found.\nNo primary is connected; connected: nfv:1\n')
+    },
+    { sim: { traffic } },
+  )
+})
 
 test('no primary connected: every primary endpoint is a 404', () =>
   withHarness([], async (h) => {
@@ -131,7 +142,7 @@ test('no primary connected: every primary endpoint is a 404', () =>
     ] as const) {
       const r = await h.api(method, path)
       assert.is(r.status, 404)
-      assert.is(r.text, 'primary not found.')
+      assert.is(r.text, 'primary not found.\nNo primary is connected; connected: none\n')
     }
   }))
 

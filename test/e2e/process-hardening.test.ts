@@ -144,7 +144,7 @@ test('past --max-queue a request is a 503 with Retry-After, naming the process; 
       assert.is(refused.status, 503, refused.text)
       assert.is(refused.headers.get('retry-after'), '1')
       assert.match(refused.type!, /^text\/plain/)
-      assert.is(refused.text, 'nfv:1 has 2 commands waiting: try again later')
+      assert.is(refused.text, 'nfv:1 has 2 commands waiting: try again later\n')
       release()
       for (const r of [await inFlight, ...(await Promise.all(waiting))]) assert.is(r.status, 204)
       assert.equal(commandsOf(sim), ['forward', 'stop', 'stop'])

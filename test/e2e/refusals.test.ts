@@ -13,12 +13,14 @@ const HOST = [
 const changes = (h: Harness, label: string) =>
   commandsOf(h.sim(label)).filter((line) => line !== 'status')
 
-/** Sends a request that must be refused with a 400 whose text matches. */
+/** Sends a request that must be refused with a 400 whose text (one line, then its end) matches. */
 async function refused(h: Harness, method: string, path: string, body: unknown, text: RegExp) {
   const r = await h.api(method, path, body)
   assert.is(r.status, 400, `${method} ${path} ${JSON.stringify(body)}: ${r.status} ${r.text}`)
   assert.match(r.type ?? '', /^text\/plain/)
-  assert.match(r.text, text)
+  assert.ok(r.text.endsWith('\n'), `${JSON.stringify(r.text)} ends its line`)
+  assert.match(r.text.slice(0, -1), text)
+  return r.text.slice(0, -1)
 }
 
 test('an nfv patch naming a port it lacks, and a pipe port, are refused naming the port', () =>
@@ -85,7 +87,7 @@ test("a ring beyond the primary's -n is refused for a vf, a mirror and an nfv: i
     await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
     await h.api('POST', '/v1/mirrors/3/components', { name: 'mr1', core: 2, type: 'mirror' })
     const beyond =
-      /^invalid key\(port\): "ring:4" \(not a ring of this host: the primary has ring:0 to ring:3; /
+      /^invalid key\(port\): "ring:4" \(the primary has no ring:4: its rings are ring:0 to ring:3; /
     const attach = { action: 'attach', port: 'ring:4', dir: 'rx' }
     await refused(h, 'PUT', '/v1/vfs/2/components/fw1/ports', attach, beyond)
     await refused(h, 'PUT', '/v1/mirrors/3/components/mr1/ports', attach, beyond)
@@ -99,6 +101,43 @@ test("a ring beyond the primary's -n is refused for a vf, a mirror and an nfv: i
     assert.equal(changes(h, 'nfv 1'), [])
   }))
 
+test('a missing ring is said in one wording by a request and by a plan: the ring, and the rings there are', () =>
+  withHarness(HOST, async (h) => {
+    const said = 'the primary has no ring:9: its rings are ring:0 to ring:3; '
+    await h.api('POST', '/v1/vfs/2/components', { name: 'fw1', core: 2, type: 'forward' })
+    const attach = { action: 'attach', port: 'ring:9', dir: 'rx' }
+    const rest = await refused(h, 'PUT', '/v1/vfs/2/components/fw1/ports', attach, /ring:9/)
+    assert.ok(rest.includes(said), rest)
+    const document = {
+      vfs: {
+        '2': {
+          components: [{ name: 'fw1', core: 2, type: 'forward', rx_port: [{ port: 'ring:9' }] }],
+        },
+      },
+    }
+    const planned = await h.api('POST', '/v1/topology/plan', document)
+    assert.equal(
+      [planned.status, planned.text],
+      [422, `refused key(vfs.2.components[0].rx_port[0].port): ${said}attaching it breaks vf 2\n`],
+    )
+    assert.equal(changes(h, 'vf 2'), ['component start fw1 2 forward'])
+  }))
+
+test('a phy port is patched, never added or deleted: an nfv or a primary refused it so', () =>
+  withHarness(
+    [{ kind: 'primary' }, { kind: 'nfv', clientId: 1 }],
+    async (h) => {
+      const fixed =
+        /^invalid key\(port\): "phy:0" \(phy ports are always there: they are patched \(PUT \.\.\.\/patches\), never added or deleted\)$/
+      for (const action of ['add', 'del'])
+        for (const path of ['/v1/nfvs/1/ports', '/v1/primary/ports'])
+          await refused(h, 'PUT', path, { action, port: 'phy:0' }, fixed)
+      assert.equal(changes(h, 'nfv 1'), [])
+      assert.equal(changes(h, 'primary'), [])
+    },
+    { sim: { era: '2020' } },
+  ))
+
 test('a 2020 primary is not asked for a ring it lacks, nor a port or pipe it lists already', () =>
   withHarness(
     [{ kind: 'primary' }],
@@ -110,8 +149,22 @@ test('a 2020 primary is not asked for a ring it lacks, nor a port or pipe it lis
         'PUT',
         '/v1/primary/ports',
         { action: 'add', port: 'ring:4' },
-        /"ring:4" \(not a ring of this host/,
+        /"ring:4" \(the primary has no ring:4: its rings are ring:0 to ring:3/,
       )
+      // A pipe's rings are checked as any ring: the primary would fail the add, yet list the pipe.
+      for (const [rings, key, ring] of [
+        [{ rx: 'ring:8', tx: 'ring:1' }, 'rx', 'ring:8'],
+        [{ rx: 'ring:0', tx: 'ring:9' }, 'tx', 'ring:9'],
+      ] as const)
+        await refused(
+          h,
+          'PUT',
+          '/v1/primary/ports',
+          { action: 'add', port: 'pipe:1', ...rings },
+          new RegExp(
+            `^invalid key\\(${key}\\): "${ring}" \\(the primary has no ${ring}: its rings are ring:0 to ring:3; the primary would fail to add pipe:1 and keep it listed\\)$`,
+          ),
+        )
       assert.is((await add('ring:3')).status, 204)
       const pipe = { rx: 'ring:0', tx: 'ring:1' }
       assert.is((await add('pipe:0', pipe)).status, 204)

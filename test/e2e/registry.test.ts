@@ -47,7 +47,10 @@ test('a process whose socket closes is forgotten at once: the next request is a 
       await removed
       const r = await h.api('GET', '/v1/nfvs/1')
       assert.is(r.status, 404)
-      assert.is(r.text, 'sec_id 1 not found.')
+      assert.is(
+        r.text,
+        'sec_id 1 not found.\nNo nfv with client id 1 is connected; connected: nfv:2\n',
+      )
       assert.equal((await h.api('GET', '/v1/processes')).json(), [{ type: 'nfv', 'client-id': 2 }])
     },
   ))

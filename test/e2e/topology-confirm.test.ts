@@ -82,7 +82,7 @@ test('an apply not confirmed in time is undone: shown until then, alone, in even
       const types = h.events.seen.map((e) => e.type).filter((t) => t.startsWith('apply.'))
       assert.ok(types.indexOf('apply.expired') < types.indexOf('apply.undoing'))
       const late = await h.api('POST', '/v1/topology/confirm')
-      assert.equal([late.status, late.text], [409, 'no apply waits for a confirmation'])
+      assert.equal([late.status, late.text], [409, 'no apply waits for a confirmation\n'])
       const [newest] = (await h.api('GET', '/v1/topology/history?limit=1')).json() as {
         what: string
       }[]

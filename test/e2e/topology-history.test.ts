@@ -98,7 +98,7 @@ test('a REST change and an apply make one revision each, with who, what, summary
       for (const path of ['/v1/topology/history/3', '/v1/topology/history/x']) {
         const missing = await h.api('GET', path, undefined, as(READ))
         assert.is(missing.status, 404, path)
-        assert.match(missing.text, /^no revision \w+ is kept$/)
+        assert.match(missing.text, /^no revision \w+ is kept\n$/)
       }
       const bad = await h.api('GET', '/v1/topology/history?limit=0', undefined, as(READ))
       assert.is(bad.status, 400)
@@ -125,7 +125,7 @@ test('a rollback applies the revision as apply does, If-Match and all, and is a 
     assert.is(stale.status, 412)
     assert.equal(await configuration(h), applied)
     const missing = await h.api('POST', '/v1/topology/rollback', { to: 9 })
-    assert.equal([missing.status, missing.text], [404, 'no revision 9 is kept'])
+    assert.equal([missing.status, missing.text], [404, 'no revision 9 is kept\n'])
     const invalid = await h.api('POST', '/v1/topology/rollback', { to: 'one' })
     assert.is(invalid.status, 400)
 

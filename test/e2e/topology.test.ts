@@ -17,7 +17,7 @@ test('GET /v1/topology holds what each process answers on its own endpoint, keye
     assert.is(r.status, 200)
     assert.match(r.type!, /^application\/json/)
     const doc = r.json() as Record<string, Record<string, unknown>>
-    assert.equal(Object.keys(doc), ['primary', 'nfvs', 'vfs', 'mirrors'])
+    assert.equal(Object.keys(doc), ['primary', 'nfvs', 'vfs', 'mirrors', 'verdicts'])
     assert.equal(doc.nfvs, { '1': (await h.api('GET', '/v1/nfvs/1')).json() })
     assert.equal(doc.vfs, { '2': (await h.api('GET', '/v1/vfs/2')).json() })
     assert.equal(doc.mirrors, { '3': (await h.api('GET', '/v1/mirrors/3')).json() })
@@ -32,6 +32,7 @@ test('a kind with no process is an empty object; one status per process', () =>
       nfvs: { '4': { 'client-id': 4, status: 'Idle', ports: ['phy:0', 'phy:1'], patches: [] } },
       vfs: {},
       mirrors: {},
+      verdicts: [],
     })
     assert.equal(h.sim('nfv 4').received.slice(1), ['status'])
   }))

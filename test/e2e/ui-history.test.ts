@@ -58,6 +58,38 @@ browserTest(
 
 browserTest(
   test,
+  'after a rollback the page draws the chain plan sees: a ring the vf keeps but no component uses is apart',
+  () =>
+    withRemembering(PRIMARY_NFV_VF, async (h) => {
+      const fwd1 = { name: 'fwd1', core: 2, type: 'forward' }
+      assert.is((await h.api('POST', '/v1/vfs/2/components', fwd1)).status, 204) // revision 1
+      const withRing = {
+        vfs: { '2': { components: [{ ...fwd1, rx_port: [{ port: 'ring:1' }] }] } },
+      }
+      assert.is((await h.api('POST', '/v1/topology/apply', withRing)).status, 200) // revision 2
+      const back = await h.api('POST', '/v1/topology/rollback', { to: 1 })
+      assert.is(back.status, 200, back.text)
+      // As SPP's vf does, vf 2 still lists the ring it created; plan sees nothing to change.
+      const vf = (await h.api('GET', '/v1/vfs/2')).json() as { ports: string[] }
+      assert.ok(vf.ports.includes('ring:1'), vf.ports.join(' '))
+      const document = (await h.api('GET', '/v1/topology/history/1')).json()
+      const plan = (await h.api('POST', '/v1/topology/plan', document)).json() as { steps: [] }
+      assert.equal(plan.steps, [])
+      await withPage(async ({ page, problems }) => {
+        await page.goto(`http://127.0.0.1:${h.controller.apiPort}/`)
+        await page.waitForSelector('[data-component="vf:2 fwd1"]')
+        const drawn = (await page.getAttribute('#graph', 'data-ports'))!.split(' ')
+        assert.not.ok(drawn.includes('ring:1'), `drawn: ${drawn.join(' ')}`)
+        const section = page.locator('[data-process="vf:2"]')
+        assert.is(await section.locator('[data-port="ring:1"]').count(), 0)
+        assert.is(await section.locator('[data-unused-port="ring:1"]').count(), 1)
+        assert.equal(problems, [])
+      })
+    }),
+)
+
+browserTest(
+  test,
   'an apply waiting for its confirmation: a countdown and Confirm; gone when it expires',
   () => {
     const time = testClock()

@@ -1,7 +1,7 @@
 // The topology page in headless Chromium against simulated processes: what it shows and how it follows.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { PrimaryModel } from '../../src/sim/primary-model.ts'
+import type { TrafficOptions } from '../../src/sim/traffic.ts'
 import { browserTest, cuttableProxy, withPage } from '../helpers/browser.ts'
 import { withHarness, type Harness } from '../helpers/harness.ts'
 
@@ -142,73 +142,118 @@ browserTest(
 )
 
 // The test moves the page's clock; the controller's status clock stands still: each period's
-// read is one of its own (no --status-max-age sharing), 0 ms old when answered.
-const readingEach: typeof withHarness = (specs, body, options) =>
-  withHarness(specs, body, { ...options, statusMaxAgeMs: 0, statusClock: () => 0 })
+// read is one of its own (no --status-max-age sharing), 0 ms old when answered. The simulated
+// packets move by a clock of the test's too, 2 s per period, as the page's does.
+const readingEach = (
+  specs: Parameters<typeof withHarness>[0],
+  body: Parameters<typeof withHarness>[1],
+  traffic: TrafficOptions,
+) =>
+  withHarness(specs, body, {
+    statusMaxAgeMs: 0,
+    statusClock: () => 0,
+    sim: { traffic },
+  })
+
+// nfv 1 patches phy:0 to ring:0 and phy:1 to ring:1; vf 2's fwd1 and fwd2 read them.
+const FLOWING: [string, string, object?][] = [
+  ['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' }],
+  ['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:1' }],
+  ['PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' }],
+  ['PUT', '/v1/nfvs/1/patches', { src: 'phy:1', dst: 'ring:1' }],
+  ['POST', '/v1/vfs/2/components', { name: 'fwd1', core: 2, type: 'forward' }],
+  ['POST', '/v1/vfs/2/components', { name: 'fwd2', core: 3, type: 'forward' }],
+  ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'ring:0', dir: 'rx' }],
+  ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'phy:1', dir: 'tx' }],
+  ['PUT', '/v1/vfs/2/components/fwd2/ports', { action: 'attach', port: 'ring:1', dir: 'rx' }],
+  ['PUT', '/v1/vfs/2/components/fwd2/ports', { action: 'attach', port: 'phy:0', dir: 'tx' }],
+  ['PUT', '/v1/nfvs/1/forward', { action: 'start' }],
+]
 
 browserTest(
   test,
   'the counters show packets per second from successive reads, a sparkline, and drops that grow',
-  () =>
-    readingEach(ALL, (h) =>
-      withPage(async ({ page, requests, problems }) => {
-        // The page's clock stands still but when the test moves it: each period's read is then
-        // exactly 2 s after the one before, and the simulated primary counts one step per read
-        // (phy:N: rx +64(N+1), tx +60(N+1); rings +32 each way).
-        await page.clock.install({ time: 0 })
-        await page.clock.pauseAt(1000)
-        await page.goto(`${base(h)}/`)
-        const row = (port: string) => `#counters tr[data-port="${port}"]`
-        const cell = (port: string, hook: string) => page.locator(`${row(port)} td[${hook}]`)
-        await page.waitForSelector(row('ring:3'))
-        assert.is(await cell('phy:0', 'data-rate="rx"').textContent(), '…', 'one read: no rate')
-        const period = async (text: string) => {
-          await page.clock.runFor(2000)
-          await page.waitForSelector(`${row('phy:0')} td[data-rate="rx"]:text-is("${text}")`)
-        }
-        await period('32 pps')
-        assert.is(await cell('phy:0', 'data-rate="tx"').textContent(), '30 pps')
-        assert.is(await cell('phy:1', 'data-rate="rx"').textContent(), '64 pps')
-        assert.is(await cell('ring:2', 'data-rate="tx"').textContent(), '16 pps')
-        assert.is(await page.locator('[data-growing]').count(), 0, 'no drops yet')
+  () => {
+    const sim = { now: 0 }
+    const traffic = { sources: { 'phy:0': 500, 'phy:1': 1000 }, clock: () => sim.now }
+    return readingEach(
+      ALL,
+      (h) =>
+        withPage(async ({ page, requests, problems }) => {
+          for (const [method, path, body] of FLOWING)
+            assert.is((await h.api(method, path, body)).status, 204, path)
+          // The page's clock stands still but when the test moves it: each period's read is then
+          // exactly 2 s after the one before, and 2 s of packets have moved in the simulator.
+          await page.clock.install({ time: 0 })
+          await page.clock.pauseAt(1000)
+          await page.goto(`${base(h)}/`)
+          const row = (port: string) => `#counters tr[data-port="${port}"]`
+          const cell = (port: string, hook: string) => page.locator(`${row(port)} td[${hook}]`)
+          const growing = (port: string) =>
+            cell(port, 'data-counter="tx_drop"').getAttribute('data-growing')
+          await page.waitForSelector(row('ring:3'))
+          assert.is(await cell('phy:0', 'data-rate="rx"').textContent(), '…', 'one read: no rate')
+          /** One period: 2 s more of packets, the page's next read, and `shown` on the page. */
+          const period = async (shown: string) => {
+            sim.now += 2000
+            await page.clock.runFor(2000)
+            await page.waitForSelector(shown)
+          }
+          const rate = (port: string, key: string, text: string) =>
+            `${row(port)} td[data-rate="${key}"]:text-is("${text}")`
+          const drops = (port: string, text: string) =>
+            `${row(port)} td[data-counter="tx_drop"][data-growing="${text}"]`
+          await period(rate('phy:0', 'rx', '500 pps'))
+          assert.is(await cell('phy:1', 'data-rate="rx"').textContent(), '1K pps')
+          assert.is(await cell('ring:0', 'data-rate="tx"').textContent(), '500 pps')
+          assert.is(await cell('ring:1', 'data-rate="tx"').textContent(), '1K pps')
+          // What the vf sends to phy:0 and phy:1 and takes from the rings, SPP does not count.
+          assert.is(await cell('phy:1', 'data-rate="tx"').textContent(), '0 pps')
+          assert.is(await cell('ring:0', 'data-rate="rx"').textContent(), '0 pps')
+          assert.is(await page.locator('[data-growing]').count(), 0, 'no drops yet')
 
-        const primary = h.sim('primary').model as PrimaryModel
-        primary.phy[0]!.tx_drop += 10
-        primary.rings[1]!.rx_drop += 3
-        await period('32 pps')
-        await page.waitForSelector(`${row('phy:0')} td[data-counter="tx_drop"][data-growing]`)
-        assert.is(
-          await cell('phy:0', 'data-counter="tx_drop"').getAttribute('data-growing'),
-          '5 pps',
-        )
-        assert.match((await cell('phy:0', 'data-counter="tx_drop"').textContent())!, /^10 \+5 pps$/)
-        assert.is(
-          await cell('ring:1', 'data-counter="rx_drop"').getAttribute('data-growing'),
-          '1.5 pps',
-        )
-        assert.is(await page.locator('[data-growing]').count(), 2)
+          // Nothing reads ring:0 any more: it fills (127 packets), then drops all that comes.
+          assert.is((await h.api('DELETE', '/v1/vfs/2/components/fwd1')).status, 204)
+          await period(drops('ring:0', '436.5 pps'))
+          await period(drops('ring:0', '500 pps'))
+          assert.is(await cell('ring:0', 'data-rate="tx"').textContent(), '0 pps')
+          assert.match(
+            (await cell('ring:0', 'data-counter="tx_drop"').textContent())!,
+            /^1873 \+500 pps$/,
+          )
+          // 18.11 shows ring:0's drops as phy:0's tx_drop too.
+          assert.is(await growing('phy:0'), '500 pps')
+          assert.is(await page.locator('[data-growing]').count(), 2)
 
-        await page.clock.runFor(2000) // no drop in this period: the marks go
-        await page.waitForSelector('[data-growing]', { state: 'detached' })
-        const chart = page.locator(`${row('phy:1')} svg.sparkline`)
-        assert.is(await chart.getAttribute('data-points'), '3', 'one point per interval')
-        assert.match(
-          (await chart.getAttribute('aria-label'))!,
-          /phy:1, last 5 minutes: up to 64 pps/,
-        )
-        assert.equal(problems, [])
-        onlyController(h, requests)
-      }),
-    ),
+          assert.is((await h.api('PUT', '/v1/nfvs/1/forward', { action: 'stop' })).status, 204)
+          await period(rate('phy:0', 'rx', '0 pps')) // nothing moves: the marks go
+          await page.waitForSelector('[data-growing]', { state: 'detached' })
+          const chart = page.locator(`${row('phy:1')} svg.sparkline`)
+          assert.is(await chart.getAttribute('data-points'), '4', 'one point per interval')
+          assert.match(
+            (await chart.getAttribute('aria-label'))!,
+            /phy:1, last 5 minutes: up to 1K pps/,
+          )
+          assert.equal(problems, [])
+          onlyController(h, requests)
+        }),
+      traffic,
+    )
+  },
 )
 
 browserTest(test, 'a read another reader made is timed by its age: the rate stays true', () => {
-  // Both clocks move together: page time 1000 is the controller's status time 0.
+  // Both clocks move together: page time 1000 is the controller's status time 0, and the
+  // simulator's packets move by the controller's clock.
   const status = { now: 0 }
+  const traffic = { sources: { 'phy:0': 40 }, clock: () => status.now }
   return withHarness(
     ALL,
     (h) =>
       withPage(async ({ page }) => {
+        await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })
+        await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' })
+        await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
         await page.clock.install({ time: 0 })
         await page.clock.pauseAt(1000)
         await page.goto(`${base(h)}/`)
@@ -217,12 +262,12 @@ browserTest(test, 'a read another reader made is timed by its age: the rate stay
         assert.is((await h.api('GET', '/v1/primary/status')).status, 200) // read at 1600
         status.now = 2000
         await page.clock.runFor(2000) // the page's read at 3000 shares it: 400 ms old
-        // phy:0 counted 64 more packets between the reads 1.6 s apart (2 s without the age).
+        // phy:0 counted 64 packets between the reads 1.6 s apart (2 s without the age).
         await page.waitForSelector(
           '#counters tr[data-port="phy:0"] td[data-rate="rx"]:text-is("40 pps")',
         )
       }),
-    { statusClock: () => status.now },
+    { statusClock: () => status.now, sim: { traffic } },
   )
 })
 

@@ -265,7 +265,8 @@ for (const [family, cases] of [
         const what = `${method} ${path} ${JSON.stringify(body)}`
         assert.is(r.status, 400, `${what}: ${r.status} ${r.text}`)
         assert.match(r.type!, /^text\/plain/, what)
-        assert.match(r.text, text, what)
+        assert.ok(r.text.endsWith('\n'), what)
+        assert.match(r.text.slice(0, -1), text, what)
       }
       for (const sim of h.sims) assert.equal(commandsOf(sim), [], `${sim.label} received nothing`)
     }))

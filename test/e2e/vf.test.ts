@@ -259,7 +259,7 @@ test('the process rejecting a command is a 400 carrying its message', () =>
       const r = await h.api(method, path, body)
       assert.is(r.status, 400, `${method} ${path}`)
       assert.match(r.type!, /^text\/plain/)
-      assert.is(r.text, text)
+      assert.is(r.text, `${text}\n`)
     }
     assert.is((await h.api('GET', '/v1/vfs/2')).status, 200, 'the vf is still served')
   }))

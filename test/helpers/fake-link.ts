@@ -4,16 +4,25 @@ import type { Job } from '../../src/actors/job.ts'
 import { askOn } from '../../src/actors/process-handle.ts'
 import { processConnection } from '../../src/actors/process-connection.ts'
 import type { Settled } from '../../src/actors/settled.ts'
-import type { LinkEvent, LinkInput } from '../../src/actors/socket-link.ts'
+import {
+  answers,
+  type LinkEvent,
+  type LinkInput,
+  type Write,
+} from '../../src/actors/socket-link.ts'
 import { silentLogger } from '../../src/log/logger.ts'
 import type { Command } from '../../src/protocol/command.ts'
 
 /** What a scripted process does with a line: a reply, and what its link measures or sees after. */
 export type Scripted = Buffer | { reply: Buffer; frameBytes?: number; close?: boolean }
-const play = (back: (event: LinkEvent) => void, answer: Scripted) => {
+const play = (
+  back: (event: LinkEvent) => void,
+  frame: (reply: Buffer) => void,
+  answer: Scripted,
+) => {
   const { reply, frameBytes, close } = Buffer.isBuffer(answer) ? { reply: answer } : answer
   if (frameBytes) back({ type: 'link.frameBytes', bytes: frameBytes })
-  back({ type: 'link.frame', frame: reply })
+  frame(reply)
   if (close) back({ type: 'link.closed', reason: 'the process closed the connection' })
 }
 
@@ -29,15 +38,17 @@ export function fakeConnection(
 ) {
   const written: string[] = []
   let sendBack: ((event: LinkEvent) => void) | undefined
-  const link = fromCallback<{ type: 'write'; line: string }, LinkInput, LinkEvent>(
-    ({ sendBack: back, receive }) => {
-      sendBack = back
-      receive((event) => {
-        written.push(event.line)
-        if (script) queueMicrotask(() => play(back, script(event.line)))
-      })
-    },
-  )
+  // Each frame is read as the socket link reads it: by the line it answers.
+  const replies = answers()
+  const frame = (reply: Buffer) => sendBack!(replies.answer(reply))
+  const link = fromCallback<Write, LinkInput, LinkEvent>(({ sendBack: back, receive }) => {
+    sendBack = back
+    receive((write) => {
+      replies.written(write)
+      written.push(write.line)
+      if (script) queueMicrotask(() => play(back, frame, script(write.line)))
+    })
+  })
   const clock = new SimulatedClock()
   /** The events the connection's machine processed (its link's and its own), by type. */
   const events: string[] = []
@@ -78,11 +89,8 @@ export function fakeConnection(
     settled,
     events,
     /** A reply, as the socket link sends it to the machine. */
-    reply: (frame: Buffer | string) =>
-      sendBack!({
-        type: 'link.frame',
-        frame: typeof frame === 'string' ? Buffer.from(frame) : frame,
-      }),
+    reply: (reply: Buffer | string) =>
+      frame(typeof reply === 'string' ? Buffer.from(reply) : reply),
     close: (reason = 'the process closed the connection') =>
       sendBack!({ type: 'link.closed', reason }),
     /** The padded reply length the socket link would have measured. */

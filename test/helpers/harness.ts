@@ -5,6 +5,7 @@ import {
   type ControllerOptions,
 } from '../../src/controller/controller.ts'
 import { silentLogger } from '../../src/log/logger.ts'
+import { Machine } from '../../src/sim/machine.ts'
 import type { SimProcess } from '../../src/sim/sim-process.ts'
 import { startSims, type SimSpec, type SimTarget } from '../../src/sim/start-sims.ts'
 
@@ -50,11 +51,17 @@ export async function startHarness(
     ...options,
   })
   const sims: SimProcess[] = []
+  // Every process the harness starts, then or later, is on one machine, as one spp-sim's are:
+  // packets pass between them.
+  const { rings, sharedPorts, traffic, phyQueues } = options.sim ?? {}
+  const machine =
+    options.sim?.machine ?? new Machine({ rings, sharedPorts, traffic: { ...traffic, phyQueues } })
   const spawn = async (more: SimSpec[], target: Partial<SimTarget> = {}) => {
     const started = await startSims(more, {
       primaryPort: controller.primaryPort,
       secondaryPort: controller.secondaryPort,
       ...options.sim,
+      machine,
       ...target,
     })
     sims.push(...started)

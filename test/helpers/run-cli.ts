@@ -23,3 +23,13 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text))
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
 }
+
+/**
+ * The run with its stderr's first line taken off when it names the controller at `url` as
+ * given with --url (every request-making command prints it; test/cli/controller-url.test.ts
+ * checks it): what is left is the command's own.
+ */
+export function afterControllerLine(run: CliRun, url: string): CliRun {
+  const named = `controller ${url} (--url)\n`
+  return run.stderr.startsWith(named) ? { ...run, stderr: run.stderr.slice(named.length) } : run
+}

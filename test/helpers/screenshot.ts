@@ -1,32 +1,11 @@
-// npm run screenshot: the README's picture of the page, taken with the browser tests' tooling.
+// npm run screenshot [FILE]: the README's picture of the page (docs/topology.png by default), taken
+// with the browser tests' tooling against the simulator, after the demo's Try list has built its
+// chain. Run it again when the page changes.
+import { curlLine, TRY_CHAIN } from '../../src/cli/demo-try.ts'
 import { withPage } from './browser.ts'
 import { withHarness } from './harness.ts'
 
 const out = process.argv[2] ?? 'docs/topology.png'
-// The README's chain, as in the curl examples.
-const SETUP: [string, string, object][] = [
-  ['PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' }],
-  ['PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' }],
-  ['PUT', '/v1/nfvs/1/forward', { action: 'start' }],
-  ['POST', '/v1/vfs/2/components', { name: 'cls', core: 2, type: 'classifier_mac' }],
-  ['POST', '/v1/vfs/2/components', { name: 'fwd1', core: 3, type: 'forward' }],
-  ['PUT', '/v1/vfs/2/components/cls/ports', { action: 'attach', port: 'ring:0', dir: 'rx' }],
-  [
-    'PUT',
-    '/v1/vfs/2/components/cls/ports',
-    { action: 'attach', port: 'ring:1', dir: 'tx', vlan: { operation: 'add', id: 100, pcp: 3 } },
-  ],
-  ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'ring:1', dir: 'rx' }],
-  ['PUT', '/v1/vfs/2/components/fwd1/ports', { action: 'attach', port: 'phy:1', dir: 'tx' }],
-  [
-    'PUT',
-    '/v1/vfs/2/classifier_table',
-    { action: 'add', type: 'mac', mac_address: 'FA:16:3E:7D:CC:35', port: 'ring:1' },
-  ],
-  ['POST', '/v1/mirrors/3/components', { name: 'mr1', core: 2, type: 'mirror' }],
-  ['PUT', '/v1/mirrors/3/components/mr1/ports', { action: 'attach', port: 'ring:2', dir: 'rx' }],
-  ['PUT', '/v1/mirrors/3/components/mr1/ports', { action: 'attach', port: 'ring:3', dir: 'tx' }],
-]
 
 await withHarness(
   [
@@ -36,15 +15,22 @@ await withHarness(
     { kind: 'mirror', clientId: 3 },
   ],
   async (h) => {
-    for (const [method, path, body] of SETUP) {
+    for (const request of TRY_CHAIN) {
+      const [method, path, body] = request
       const r = await h.api(method, path, body)
-      if (r.status !== 204) throw new Error(`${method} ${path}: ${r.status} ${r.text}`)
+      if (r.status >= 300) throw new Error(`${curlLine(request, '')}: ${r.status} ${r.text}`)
     }
     await withPage(async ({ page }) => {
       await page.setViewportSize({ width: 1100, height: 900 })
       await page.goto(`http://127.0.0.1:${h.controller.apiPort}/`)
-      await page.waitForSelector('[data-component="mirror:3 mr1"]')
+      await page.waitForSelector('[data-component="vf:2 fwd1"]')
       await page.waitForSelector('#connection[data-connection="live"]')
+      // Two reads of the counters, so that the table shows rates (the page reads every 2 s).
+      await page.waitForFunction(
+        () => document.querySelector('#counters td[data-rate="rx"]')?.textContent !== '…',
+        undefined,
+        { timeout: 10_000 },
+      )
       await page.screenshot({ path: out, fullPage: true })
     })
   },

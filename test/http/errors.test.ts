@@ -34,12 +34,12 @@ const TABLE: [ErrorCode, number][] = [
 ]
 
 for (const [code, status] of TABLE) {
-  test(`${code} → ${status}, text/plain, the message as it is`, () =>
+  test(`${code} → ${status}, text/plain, the message as it is, then a line end`, () =>
     withServed(app.fetch, async ({ fetch }) => {
       const r = await fetch(`/fail/${code}`)
       assert.is(r.status, status)
       assert.match(r.headers.get('content-type') ?? '', /^text\/plain/)
-      assert.is(await r.text(), `failed: ${code}`)
+      assert.is(await r.text(), `failed: ${code}\n`)
       assert.is(r.headers.get('retry-after'), code === 'QUEUE_FULL' ? '1' : null)
     }))
 }
@@ -48,7 +48,7 @@ test('an unexpected error is logged and answered 500 without its message', () =>
   withServed(app.fetch, async ({ fetch }) => {
     const r = await fetch('/bug')
     assert.is(r.status, 500)
-    assert.is(await r.text(), 'internal error in the controller')
+    assert.is(await r.text(), 'internal error in the controller\n')
     assert.equal(
       logged.map((e) => e.message),
       ['x is undefined'],
@@ -60,7 +60,7 @@ test('an unknown path is a 404 naming it, quoted and cut', () =>
     const r = await fetch(`/nowhere/${'x'.repeat(200)}`)
     assert.is(r.status, 404)
     assert.match(r.headers.get('content-type') ?? '', /^text\/plain/)
-    assert.is(await r.text(), `Not found: "/nowhere/${'x'.repeat(111)}…"`)
+    assert.is(await r.text(), `Not found: "/nowhere/${'x'.repeat(111)}…"\n`)
   }))
 
 test.run()

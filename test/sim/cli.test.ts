@@ -139,4 +139,64 @@ test('started before its controller, spp-sim says once that it waits, then conne
   ])
 })
 
+test('a bad traffic flag is refused naming the flag, exit status 2', async () => {
+  const cases: [string[], RegExp][] = [
+    [['--traffic', 'phy:2=100'], /spp-sim: --traffic phy:2=100: no such port \(phy:0 to phy:1\)/],
+    [['--traffic', 'phy:0=1', '--traffic', 'phy:0=2'], /spp-sim: --traffic phy:0: given twice/],
+    [['--reader-pps', 'vf:2=10'], /spp-sim: --reader-pps vf:2: no such process is started/],
+    [['--reader-pps', 'vf:2'], /spp-sim: --reader-pps vf:2: expected PROC=PPS/],
+    [['--traffic-macs', 'nope'], /spp-sim: --traffic-macs nope: "nope" is not a MAC address/],
+  ]
+  for (const [flags, message] of cases) {
+    const child = simCli(['--primary', '--nfv', '1', ...flags])
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    // A simulator that takes the flag runs on: it is stopped, and the test fails, instead of hanging.
+    const failsafe = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    const [code] = (await once(child, 'exit')) as [number]
+    clearTimeout(failsafe)
+    assert.is(code, 2, flags.join(' '))
+    assert.match(stderr, message)
+  }
+})
+
+/** Sends a command to an 18.11 primary or nfv and resolves with its 2048-byte reply's text. */
+async function ask(socket: Socket, line: string): Promise<string> {
+  let reply = Buffer.alloc(0)
+  const take = (chunk: Buffer) => (reply = Buffer.concat([reply, chunk]))
+  socket.on('data', take)
+  socket.write(line)
+  while (reply.length < 2048) await once(socket, 'data')
+  socket.off('data', take)
+  return reply.toString('latin1').replace(/\0+$/, '')
+}
+
+test('--traffic: packets arrive on phy:0, and the primary counts what nfv 1 takes of them', async () => {
+  const primaryServer = await listen(await freePort())
+  const secondaryServer = await listen(await freePort())
+  const port = (server: Server) => String((server.address() as { port: number }).port)
+  const args = ['--primary', '--nfv', '1', '--traffic', 'phy:0=1000000']
+  const child = simCli([...args, '-p', port(primaryServer), '-s', port(secondaryServer)])
+  try {
+    const [[primary], [nfv]] = await Promise.all([
+      accepted(primaryServer, child),
+      accepted(secondaryServer, child),
+    ])
+    const rx = async () =>
+      (JSON.parse(await ask(primary, 'status')) as { phy_ports: { rx: number }[] }).phy_ports[0]!.rx
+    assert.is(await ask(nfv, '_get_client_id'), '1')
+    await ask(nfv, 'patch phy:0 phy:1')
+    assert.is(await rx(), 0, 'nothing polls phy:0 yet')
+    await ask(nfv, 'forward')
+    // A million packets a second: the next reads find some (no fixed wait: each read is a round trip).
+    let counted = 0
+    for (let read = 0; read < 1000 && counted === 0; read++) counted = await rx()
+    assert.ok(counted > 0, 'phy:0 rx grows once nfv 1 forwards')
+  } finally {
+    child.kill()
+    primaryServer.close()
+    secondaryServer.close()
+  }
+})
+
 test.run()

@@ -114,7 +114,7 @@ const TABLE: [string, ProcessView, Change, RegExp | undefined][] = [
     'a primary add of a ring beyond its -n is refused',
     primary,
     { kind: 'port.add', port: 'ring:4' },
-    /^invalid key\(port\): "ring:4" \(not a ring of this host: the primary has ring:0 to ring:3; the primary would fail/,
+    /^invalid key\(port\): "ring:4" \(the primary has no ring:4: its rings are ring:0 to ring:3; the primary would fail/,
   ],
   ['a primary add of a new ring is fine', primary, { kind: 'port.add', port: 'ring:2' }, undefined],
   [

@@ -18,8 +18,7 @@ const reads = (h: Harness) =>
       : 0,
   )
 
-function liveOf(h: Harness) {
-  const clock = { now: 0 }
+function liveOf(h: Harness, clock = { now: 0 }) {
   const statusReads = new StatusReads(h.controller.registry, { now: () => clock.now })
   return { clock, live: new LiveTopology(h.controller.registry, statusReads) }
 }
@@ -47,17 +46,30 @@ test('past the bound each process is read again, and a document that shows nothi
     assert.is(second.readAt, 1000)
   }))
 
-test("the primary's counters make a new document, not a new ETag", () =>
-  withHarness(PROCESSES, async (h) => {
-    const { clock, live } = liveOf(h)
-    const first = await live.current()
-    clock.now = 1000
-    const second = await live.current() // the simulated primary counts traffic between reads
-    assert.is.not(second.document, first.document)
-    assert.is.not(second.document.primary, first.document.primary)
-    assert.is(second.document.nfvs['1'], first.document.nfvs['1'], 'what did not change is kept')
-    assert.is(second.etag, first.etag)
-  }))
+test("the primary's counters make a new document, not a new ETag", () => {
+  // The simulated packets move by the test's clock: 100 a second arrive on phy:0.
+  const clock = { now: 0 }
+  const traffic = { sources: { 'phy:0': 100 }, clock: () => clock.now }
+  return withHarness(
+    PROCESSES,
+    async (h) => {
+      await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'phy:1' })
+      await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
+      const { live } = liveOf(h, clock)
+      const first = await live.current()
+      clock.now = 1000
+      const second = await live.current() // nfv 1 took phy:0's packets of that second
+      const rx = (doc: typeof first) =>
+        (doc.document.primary as { phy_ports: { rx: number }[] }).phy_ports[0]!.rx
+      assert.is(rx(second) - rx(first), 100)
+      assert.is.not(second.document, first.document)
+      assert.is.not(second.document.primary, first.document.primary)
+      assert.is(second.document.nfvs['1'], first.document.nfvs['1'], 'what did not change is kept')
+      assert.is(second.etag, first.etag)
+    },
+    { sim: { traffic } },
+  )
+})
 
 test('a change builds a new document at once, with a new ETag', () =>
   withHarness(PROCESSES, async (h) => {

@@ -215,7 +215,7 @@ const REFUSALS: [string, TopologyDocument, unknown, string, RegExp][] = [
     live(),
     { primary: { pipes: [{ id: 0, rx: 0, tx: 9 }] } },
     'primary.pipes[0].tx',
-    /no ring:9 for pipe:0/,
+    /^the primary has no ring:9: its rings are ring:0 to ring:3; pipe:0 cannot be added over it$/,
   ],
   [
     'a pipe port without its rings',

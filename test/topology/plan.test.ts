@@ -282,7 +282,8 @@ const REFUSALS: [string, unknown, string, RegExp][] = [
     'a ring the primary did not create',
     vfWith(comp('a', 2, 'forward', ['ring:9'])),
     'vfs.2.components[0].rx_port[0].port',
-    /primary has no ring:9/,
+    // The words of a request's 400 (state/hazards.ts noRing): the ring, and the rings there are.
+    /^the primary has no ring:9: its rings are ring:0 to ring:3; attaching it breaks vf 2$/,
   ],
   [
     'a phy port the vf does not have',
@@ -327,7 +328,13 @@ const REFUSALS: [string, unknown, string, RegExp][] = [
     'a process that is not connected',
     { mirrors: { '9': { components: [] } } },
     'mirrors.9',
-    /no mirror with client id 9/,
+    /^no mirror with client id 9 is connected; connected: primary, nfv:1, vf:2, mirror:3$/,
+  ],
+  [
+    "a client id of another kind's",
+    { nfvs: { '2': { status: 'Running' } } },
+    'nfvs.2',
+    /^client id 2 is vf:2, not an nfv \(\/v1\/vfs\/2\); connected: primary, nfv:1, vf:2, mirror:3$/,
   ],
 ]
 

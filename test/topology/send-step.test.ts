@@ -6,7 +6,8 @@ import { ChangeLedger } from '../../src/actors/change-ledger.ts'
 import { STATUS } from '../../src/http/errors.ts'
 import { silentLogger } from '../../src/log/logger.ts'
 import { fixedReply } from '../../src/sim/wire.ts'
-import { stepSender, type JournaledRequest, type Remember } from '../../src/topology/send-step.ts'
+import type { JournaledRequest } from '../../src/store/store.ts'
+import { stepSender, type Remember } from '../../src/topology/send-step.ts'
 import type { Step } from '../../src/topology/steps.ts'
 import { fakeApp, type FakeProcess } from '../helpers/fake-app.ts'
 
@@ -78,7 +79,7 @@ test("a step is checked as a client's request: 404, then 400 naming the field; n
     ok: false,
     status: 404,
     code: 'PROCESS_NOT_FOUND',
-    error: 'sec_id 9 not found.',
+    error: 'sec_id 9 not found.\nNo nfv with client id 9 is connected; connected: nfv:1',
   })
   const memif = await send(addPort('memif:0'), cause)
   assert.equal([memif.status, !memif.ok && memif.code], [400, 'INVALID_REQUEST'])

@@ -1,7 +1,7 @@
 // The document -> graph module, as input -> output tables.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { structureKey, toElements, type TopologyDocument } from '../../src/ui/graph.js'
+import { structureKey, toElements, unusedPorts, type TopologyDocument } from '../../src/ui/graph.js'
 
 const EMPTY: TopologyDocument = { primary: {}, nfvs: {}, vfs: {}, mirrors: {} }
 const ids = (doc: TopologyDocument) => toElements(doc).map((e) => e.data.id)
@@ -81,6 +81,20 @@ test('vf components sit inside their process: rx ports feed them, tx ports are f
     [tx.source, tx.target, tx.label],
     ['vf:2 cls', 'port ring:0', 'vlan add 100 pcp 3\nmac FA:16:3E:7D:CC:35'],
   )
+})
+
+test('a port a vf lists but no component uses is no node: after a detach or a rollback, as plan sees it', () => {
+  // SPP's vf keeps the rings it created: ring:1 was fwd1's rx before a rollback detached it.
+  const vf = {
+    'client-id': 2,
+    ports: ['phy:0', 'phy:1', 'ring:0', 'ring:1'],
+    components: [
+      { core: 2, type: 'forward', name: 'fwd1', rx_port: [{ port: 'ring:0' }], tx_port: [] },
+    ],
+  }
+  const doc: TopologyDocument = { ...EMPTY, vfs: { '2': vf } }
+  assert.equal(ids(doc), ['port ring:0', 'vf:2', 'vf:2 fwd1', 'vf:2 fwd1 rx ring:0'])
+  assert.equal(unusedPorts(vf), ['phy:0', 'phy:1', 'ring:1'])
 })
 
 test('an unreadable process is still a node, marked as such', () => {

@@ -2,7 +2,7 @@
 // the controller's REST API for whole topologies.
 import { readFile } from 'node:fs/promises'
 import { parse, stringify } from 'yaml'
-import { readArgs, usageText, UsageError } from '../args.ts'
+import { CLIENT_OPTIONS, readArgs, usageText, UsageError } from '../args.ts'
 import { connectTo, URL_HELP } from '../controller-client.ts'
 import { TOKEN_HELP } from '../token.ts'
 import { configurationOf } from '../../topology/configuration.ts'
@@ -57,7 +57,6 @@ ${TOKEN_HELP}  -h, --help              show this text
 
 const OPTIONS = {
   file: { type: 'string', short: 'f' },
-  url: { type: 'string' },
   json: { type: 'boolean' },
   'with-status': { type: 'boolean' },
   'detailed-exitcode': { type: 'boolean' },
@@ -69,7 +68,7 @@ const OPTIONS = {
   yes: { type: 'boolean' },
   diff: { type: 'boolean' },
   limit: { type: 'string' },
-  'token-file': { type: 'string' },
+  ...CLIENT_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -97,10 +96,13 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
           : `unknown command ${command}: expected ${known.join(', ')}`,
       )
     if (extra.length > (command === 'restore' || command === 'history' ? 1 : 0))
-      throw new UsageError(`unexpected argument ${extra.at(-1)}`)
-    const client = await connectTo(values, (text) =>
-      io.stderr.write(`${COMMAND}: warning: ${text}\n`),
-    )
+      throw new UsageError(
+        `unexpected argument ${extra.at(-1)}${didYouMean(command!, extra, values)}`,
+      )
+    const client = await connectTo(values, {
+      say: (line) => io.stderr.write(`${line}\n`),
+      warn: (text) => io.stderr.write(`${COMMAND}: warning: ${text}\n`),
+    })
     if (command === 'get') {
       const { body: live } = await client.request<TopologyDocument>('GET', '/v1/topology')
       const body = values['with-status'] ? live : configurationOf(live)
@@ -156,6 +158,16 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
     )
     return 1
   }
+}
+
+/** What an argument given alone most likely meant: the document's file, a rollback's revision. */
+function didYouMean(command: string, extra: string[], values: { file?: string; to?: string }) {
+  const [word] = extra
+  if (extra.length !== 1) return ''
+  if ((command === 'plan' || command === 'apply') && values.file === undefined)
+    return `: did you mean -f ${word}?`
+  if (command === 'rollback' && values.to === undefined) return `: did you mean --to ${word}?`
+  return ''
 }
 
 const write = (io: Io, text: string, status: number) => {

@@ -7,6 +7,7 @@ import { journalRoutes } from './journal.ts'
 import { mirrorRoutes } from './mirror.ts'
 import { nfvRoutes } from './nfv.ts'
 import { pageRoutes } from './pages.ts'
+import { pathRoutes } from './paths.ts'
 import { pcapRoutes } from './pcap.ts'
 import { flowRoutes } from './primary-flow.ts'
 import { primaryRoutes } from './primary.ts'
@@ -24,6 +25,7 @@ export const ROUTES: Route[] = [
   ...mirrorRoutes,
   ...pcapRoutes,
   ...topologyRoutes,
+  ...pathRoutes,
   ...rememberRoutes,
   ...historyRoutes,
   ...eventRoutes,

@@ -2,8 +2,35 @@
 import type { HttpBindings } from '@hono/node-server'
 import { streamSSE } from 'hono/streaming'
 import type { Context } from 'hono'
-import type { ControllerEvent } from '../../observe/event-hub.ts'
+import * as v from 'valibot'
+import type { StreamEvent } from '../../observe/event-hub.ts'
+import { check } from '../../requests/check.ts'
 import type { Deps, Route } from '../route.ts'
+import { queryOf } from '../validate.ts'
+
+/** The query: `rates=1` asks for the `rates` events as well; any other parameter is refused. */
+export const EventParams = v.strictObject(
+  {
+    rates: v.optional(
+      v.pipe(
+        v.picklist(['0', '1'], '0 or 1, given once'),
+        v.description(
+          "1: a `rates` event (no id, never replayed) after each read of the counters, about once a second (max(1 s, --status-max-age)): every path's hops with their rates and verdicts, as GET /v1/topology/paths; the counters are read only while a stream asks",
+        ),
+        v.transform((text) => text === '1'),
+      ),
+    ),
+  },
+  'not a parameter of GET /v1/events (rates)',
+)
+
+// Every stream sends an event's data as the same text: it is made once, for the first of them.
+const texts = new WeakMap<object, string>()
+const dataText = (data: object) => {
+  let text = texts.get(data)
+  if (text === undefined) texts.set(data, (text = JSON.stringify(data)))
+  return text
+}
 
 /**
  * GET /v1/events: Server-Sent Events of what the controller learns. A client that reconnects with
@@ -13,9 +40,10 @@ import type { Deps, Route } from '../route.ts'
  */
 function eventStream(c: Context, { hub, events }: Deps) {
   const { maxPendingPerClient, heartbeatMs } = events
+  const { rates = false } = check(EventParams, queryOf(c), 'query')
   const lastEventId = c.req.header('Last-Event-ID')
   return streamSSE(c, async (stream) => {
-    const pending: ControllerEvent[] = []
+    const pending: StreamEvent[] = []
     let lost: { since: string; oldest: number } | undefined
     if (lastEventId !== undefined) {
       const replay = hub.since(/^\d+$/.test(lastEventId) ? Number(lastEventId) : -1)
@@ -27,25 +55,28 @@ function eventStream(c: Context, { hub, events }: Deps) {
     }
     let wake: (() => void) | undefined
     let ended = false
-    const unsubscribe = hub.subscribe({
-      push(event) {
-        // Checked as the event is queued: the loop below may be stuck in a write to a client
-        // that stopped reading, a write that returns only when the client reads again.
-        if (pending.length < maxPendingPerClient) pending.push(event)
-        else {
+    const unsubscribe = hub.subscribe(
+      {
+        push(event) {
+          // Checked as the event is queued: the loop below may be stuck in a write to a client
+          // that stopped reading, a write that returns only when the client reads again.
+          if (pending.length < maxPendingPerClient) pending.push(event)
+          else {
+            ended = true
+            unsubscribe()
+            stream.abort()
+            // The socket's unsent bytes go with it (an ended response would keep them).
+            ;(c.env as Partial<HttpBindings> | undefined)?.outgoing?.destroy()
+          }
+          wake?.()
+        },
+        close() {
           ended = true
-          unsubscribe()
-          stream.abort()
-          // The socket's unsent bytes go with it (an ended response would keep them).
-          ;(c.env as Partial<HttpBindings> | undefined)?.outgoing?.destroy()
-        }
-        wake?.()
+          wake?.()
+        },
       },
-      close() {
-        ended = true
-        wake?.()
-      },
-    })
+      { rates },
+    )
     stream.onAbort(() => {
       ended = true
       wake?.()
@@ -56,9 +87,9 @@ function eventStream(c: Context, { hub, events }: Deps) {
         const event = pending.shift()
         if (event) {
           await stream.writeSSE({
-            id: String(event.id),
+            ...(event.id === undefined ? {} : { id: String(event.id) }),
             event: event.type,
-            data: JSON.stringify(event.data),
+            data: dataText(event.data),
           })
           continue
         }
@@ -83,7 +114,9 @@ export const eventRoutes: Route[] = [
   {
     method: 'get',
     path: '/v1/events',
-    summary: 'Server-Sent Events of what the controller learns (Last-Event-ID replays)',
+    summary:
+      'Server-Sent Events of what the controller learns (Last-Event-ID replays); with rates=1, the rates and verdicts of every hop after each read of the counters',
+    query: EventParams,
     success: 'text/event-stream',
     handle: eventStream,
   },

@@ -2,6 +2,7 @@
 import * as v from 'valibot'
 import { ID_PATTERN, ID_SYNTAX, idText, namesProcess, parseId } from '../../protocol/process-id.ts'
 import type { JournalRecord } from '../../store/store.ts'
+import { textBody } from '../errors.ts'
 import { json } from '../json.ts'
 import type { Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
@@ -104,7 +105,7 @@ export const journalRoutes: Route[] = [
     },
     handle: async (c, { journal }) => {
       const query = check(JournalParams, queryOf(c), 'query')
-      if (!journal) return c.text(NO_JOURNAL, 404)
+      if (!journal) return c.text(textBody(NO_JOURNAL), 404)
       const records = await journal.journalQuery(query)
       return json(c, records.map(entryOf))
     },

@@ -6,6 +6,7 @@ import { MirrorInfo, NfvInfo, PcapInfo, PrimaryStatus, VfInfo } from '../../prot
 import type { ApplyNote } from '../../topology/apply.ts'
 import { DesiredDocument, parseDesired } from '../../topology/document.ts'
 import { ifNoneMatchHolds } from '../../topology/etag.ts'
+import { HopVerdict } from '../../topology/path-document.ts'
 import { shownPlan, shownStep } from '../../topology/plan.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { describePrincipal } from '../auth.ts'
@@ -36,6 +37,12 @@ const Topology = v.object({
   mirrors: byClientId(MirrorInfo),
   pcaps: v.optional(byClientId(PcapInfo)),
   confirmation: v.optional(Confirmation),
+  verdicts: v.pipe(
+    v.array(HopVerdict),
+    v.description(
+      "every hop's verdict, as GET /v1/topology/paths judges it from the reads so far: outside the ETag, so a 304 may hide a verdict that changed",
+    ),
+  ),
 })
 const Step = v.object({
   method: v.picklist(['POST', 'PUT', 'DELETE']),
@@ -43,8 +50,27 @@ const Step = v.object({
   body: v.optional(v.record(v.string(), v.unknown())),
   action: v.string(),
   why: v.string(),
+  after: v.optional(
+    v.pipe(
+      v.object({ steps: v.array(v.number()), why: v.string() }),
+      v.description(
+        'the steps (by number, from 1) this one waits for besides the one before it of its own process: the readers of a ring it sends into, or the senders into a ring it stops reading',
+      ),
+    ),
+  ),
 })
-export const Plan = v.object({ steps: v.array(Step), summary: v.record(v.string(), v.number()) })
+export const Plan = v.object({
+  steps: v.array(Step),
+  summary: v.record(v.string(), v.number()),
+  warnings: v.optional(
+    v.pipe(
+      v.array(v.object({ port: v.string(), why: v.string() })),
+      v.description(
+        'only when there are some: the rings the desired state sends into while nothing reads them (applied all the same), or a loop of waits the order breaks',
+      ),
+    ),
+  ),
+})
 export const Applied = v.object({
   done: v.array(v.looseObject({})),
   summary: v.record(v.string(), v.number()),
@@ -138,12 +164,16 @@ export async function applyAnswer(
 }
 
 const desiredOf = async (c: Context) => parseDesired(await readRecord(c))
-// The answer made once per document built (and serialised once, by json()), not once per request.
-const answers = new WeakMap<TopologyDocument, object>()
-const answerOf = (document: TopologyDocument, present: Presenters) => {
-  let answer = answers.get(document)
-  if (!answer) answers.set(document, (answer = present.topology(document)))
-  return answer
+// The answer made once per document built and verdicts judged (and serialised once, by json()),
+// not once per request.
+const answers = new WeakMap<TopologyDocument, { verdicts: HopVerdict[]; answer: object }>()
+const answerOf = (document: TopologyDocument, present: Presenters, verdicts: HopVerdict[]) => {
+  let made = answers.get(document)
+  if (made?.verdicts !== verdicts) {
+    made = { verdicts, answer: { ...present.topology(document), verdicts } }
+    answers.set(document, made)
+  }
+  return made.answer
 }
 const example = { nfvs: { '1': { status: 'Running' } } }
 const refused = 'The desired state would be refused by a process: `refused key(field): reason`'
@@ -157,10 +187,11 @@ export const topologyRoutes: Route[] = [
     method: 'get',
     path: '/v1/topology',
     summary:
-      "Every process's state in one document (reads shared within --status-max-age; X-Status-Age-Ms: the oldest's age; If-None-Match: 304 while the configuration is the same)",
+      "Every process's state in one document, and every hop's verdict (reads shared within --status-max-age; X-Status-Age-Ms: the oldest's age; If-None-Match: 304 while the configuration is the same, whatever the counters and verdicts)",
     success: Topology,
-    handle: async (c, { topology, reads, present, confirmations }) => {
+    handle: async (c, { topology, reads, present, confirmations, paths }) => {
       const { document, etag, readAt } = await topology.current(causeOf(c))
+      const verdicts = paths.verdicts()
       c.header('ETag', etag)
       tellAge(c, reads, readAt)
       // A pending confirmation counts down: its answer is never the one the client holds, and is
@@ -168,17 +199,18 @@ export const topologyRoutes: Route[] = [
       const confirmation = confirmations.pending()
       if (confirmation) {
         c.header('Cache-Control', 'no-store')
-        return c.json({ ...answerOf(document, present), confirmation })
+        return c.json({ ...answerOf(document, present, verdicts), confirmation })
       }
       const ifNoneMatch = c.req.header('If-None-Match')
       if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return notModified(c)
-      return json(c, answerOf(document, present))
+      return json(c, answerOf(document, present, verdicts))
     },
   },
   {
     method: 'post',
     path: '/v1/topology/plan',
-    summary: 'The steps that would make the live state the desired one (nothing is sent)',
+    summary:
+      'The steps that would make the live state the desired one, in the order they run, and the rings it would send into that nothing reads (nothing is sent)',
     body: DesiredDocument,
     example,
     success: Plan,
@@ -186,7 +218,8 @@ export const topologyRoutes: Route[] = [
     handle: async (c, { applier }) => {
       const { etag, plan } = await applier.plan(await desiredOf(c), c.get('requestId'))
       c.header('ETag', etag)
-      return c.json(shownPlan(plan))
+      const { warnings } = plan
+      return c.json({ ...shownPlan(plan), ...(warnings.length > 0 ? { warnings } : {}) })
     },
   },
   {

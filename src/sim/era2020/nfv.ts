@@ -10,6 +10,7 @@ import {
   uidText,
   type Uid,
 } from './uid.ts'
+import type { Mover } from '../mover.ts'
 import { takeSlot, type Answer, type SimModel } from '../wire.ts'
 
 const ADDABLE = new Set(['vhost', 'ring', 'pcap', 'nullpmd', 'memif'])
@@ -86,6 +87,20 @@ export class Nfv2020Model implements SimModel {
     const [type, id] = port.split(':')
     const queues = type === 'phy' ? (this.queues[Number(id)] ?? 1) : 1
     return queues > 1 ? `${port} nq ${queue}` : port
+  }
+
+  /** While it runs, each patch moves packets from its source (queue) to its destination, counted. */
+  movers(): Mover[] {
+    if (!this.running) return []
+    return [...this.patches].flatMap(([key, dst]): Mover[] => {
+      const [slot = '', queue = '0'] = key.split('/')
+      const from = this.slots[Number(slot)]
+      const to = this.slots[dst.slot]
+      if (from === undefined || to === undefined) return []
+      const rx = this.spelling(from, Number(queue))
+      const tx = this.spelling(to, dst.queue)
+      return [{ name: `patch ${rx} ${tx}`, type: 'forward', rx: [rx], tx: [tx], counted: true }]
+    })
   }
 
   #status() {

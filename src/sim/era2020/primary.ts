@@ -1,5 +1,7 @@
 // spp_primary as of 2020 (spp-protocol-2020 §4): compact status, JSON results, forwarder, flows.
+import type { Mover } from '../mover.ts'
 import { PrimaryModel } from '../primary-model.ts'
+import type { Traffic } from '../traffic.ts'
 import { takeSlot, type Answer, type SimModel } from '../wire.ts'
 import { runFlow, type Rule } from './flow.ts'
 import { launchOf } from './launch.ts'
@@ -33,13 +35,19 @@ export type Primary2020Options = {
   /** A forwarder goes on listing (and the primary holding) a port `del` removed, as recorded
    * with DPDK 22.11 (its del frees by list position, which need not be the port's device). */
   keepsDeleted?: boolean
+  /** Its machine's packets, whose counters it shows. */
+  traffic?: Traffic
 }
 
 /** An entry of the primary's list of its ports (phy ports first), in the order they came. */
 type Listed = { port: string; pipe?: { rx: number; tx: number } }
 
-/** spp_primary at 8e72ea0; counters grow between reads as in the 18.11 model. */
+/**
+ * spp_primary at 8e72ea0. Its counters are its machine's, as in the 18.11 model, but a phy port's
+ * `tx_drop` is its own. Its forwarder, while running, moves packets as an nfv's patches do.
+ */
 export class Primary2020Model extends PrimaryModel implements SimModel {
+  protected override readonly phyDropsFromClients = false
   readonly masterLcore: number
   readonly lcores: number[]
   readonly forwarder: boolean
@@ -58,8 +66,8 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
   readonly launched: { clientId: number; name: string; args: string[] }[] = []
   running = false
 
-  constructor({ phyQueues = [1, 1], rings = 4, ...o }: Primary2020Options = {}) {
-    super({ phyPorts: phyQueues.length, rings })
+  constructor({ phyQueues = [1, 1], rings = 4, traffic, ...o }: Primary2020Options = {}) {
+    super({ phyPorts: phyQueues.length, rings, ...(traffic ? { traffic } : {}) })
     this.queues = phyQueues
     this.masterLcore = o.masterLcore ?? o.lcores?.[0] ?? 0
     this.lcores = o.lcores ?? [this.masterLcore, this.masterLcore + 1]
@@ -76,6 +84,21 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
     return this.list.flatMap((e) => (e?.pipe ? [{ id: Number(e.port.slice(5)), ...e.pipe }] : []))
   }
 
+  /**
+   * What its forwarder moves while it runs: each patch, as an nfv's (not in the recordings, whose
+   * primary ran on one lcore and had no forwarder; modelled on spp_nfv, whose forwarding and
+   * counting SPP's primary shares), counted in the statistics as an nfv counts.
+   */
+  movers(): Mover[] {
+    if (!this.forwarder || !this.running) return []
+    return [...this.patches].flatMap(([src, dst]): Mover[] => {
+      const from = this.slots[src]
+      const to = this.slots[dst]
+      if (from === undefined || to === undefined) return []
+      return [{ name: `patch ${from} ${to}`, type: 'forward', rx: [from], tx: [to], counted: true }]
+    })
+  }
+
   /** The devices it holds besides its phy ports, for the processes of its machine. */
   held = (): string[] =>
     this.slots.filter((port): port is string => port !== undefined && !port.startsWith('phy:'))
@@ -85,13 +108,10 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
     switch (tokens[0]) {
       case undefined: // no check for an empty command before strcmp(token_list[0], …)
         return { exit: true, crash: 'NULL dereference on a command of only spaces' }
-      case 'status': {
-        const answer = reply2020(renderStatus(this))
-        this.traffic()
-        return answer
-      }
+      case 'status':
+        return reply2020(renderStatus(this, this.counters()))
       case 'clear':
-        this.clearCounters()
+        this.traffic.clear()
         return result(true, 'clear')
       case 'exit':
         return { ...result(true, 'exit'), exit: true }
@@ -128,7 +148,7 @@ export class Primary2020Model extends PrimaryModel implements SimModel {
       this.slots[0] = 'udf' // overwrites slot 0 and answers succeeded (§2.4)
       return reply(true)
     }
-    const ring = (n: number) => n >= 0 && n < this.rings.length
+    const ring = (n: number) => n >= 0 && n < this.ringCount
     let pipe: Listed['pipe']
     if (uid.type === 'pipe') {
       const rx = parseUid(tokens[2])

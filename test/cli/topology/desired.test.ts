@@ -37,7 +37,7 @@ test('desired prints the remembered document as YAML; --forget vf:2 forgets vf 2
     const again = await runCli(['topology', 'desired', '--forget', 'vf:2', ...url])
     assert.equal(
       [again.code, again.stdout, again.stderr],
-      [0, 'vf:2 is not remembered: nothing to forget.\n', ''],
+      [0, 'vf:2 is not remembered: nothing to forget.\n', `controller ${url[1]} (--url)\n`],
     )
     // The spelling of earlier releases is still read, and answered in the one spelling.
     const old = await runCli(['topology', 'desired', '--forget', 'nfvs/1', ...url])
@@ -59,11 +59,11 @@ test('the API forgets by the one spelling too (DELETE /v1/topology/desired/vf:2)
     assert.is((await h.api('POST', '/v1/vfs/2/components', fwd1)).status, 204)
     assert.is((await h.api('DELETE', '/v1/topology/desired/vf:2')).status, 204)
     const again = await h.api('DELETE', '/v1/topology/desired/vf:2')
-    assert.equal([again.status, again.text], [404, 'nothing is remembered for vf:2'])
+    assert.equal([again.status, again.text], [404, 'nothing is remembered for vf:2\n'])
     const old = await h.api('DELETE', '/v1/topology/desired/vfs/2')
-    assert.equal([old.status, old.text], [404, 'nothing is remembered for vf:2'])
+    assert.equal([old.status, old.text], [404, 'nothing is remembered for vf:2\n'])
     const singular = await h.api('DELETE', '/v1/topology/desired/vf/2')
-    assert.equal([singular.status, singular.text], [404, 'nothing is remembered for vf:2'])
+    assert.equal([singular.status, singular.text], [404, 'nothing is remembered for vf:2\n'])
     const unknown = await h.api('DELETE', '/v1/topology/desired/vm/2')
     assert.is(unknown.status, 400, unknown.text)
     assert.match(unknown.text, /"vm\/2": expected a process as vf:2/)
@@ -102,7 +102,7 @@ test('drift shows what differs from memory; restore PROCESS runs it with the pro
       const none = await runCli(['topology', 'restore', 'vf:3', ...url])
       assert.equal(
         [none.code, none.stderr],
-        [1, 'spp-ctl topology: nothing is remembered for vf:3\n'],
+        [1, `controller ${url[1]} (--url)\nspp-ctl topology: nothing is remembered for vf:3\n`],
       )
       const restored = await runCli(['topology', 'restore', 'vf:2', ...url])
       assert.is(restored.code, 0, restored.stderr)

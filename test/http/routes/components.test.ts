@@ -20,7 +20,7 @@ test('DELETE of an 18.11 vf is a 405 after one status read; a 2020 vf is sent ex
     assert.is(r.status, 405)
     assert.match(
       r.text,
-      /^DELETE \/v1\/vfs\/\{client_id\} is not supported by the release of vf 2 \(SPP 18\.11 of November 2018\); it needs SPP 18\.08\.2 of March 2019 or later$/,
+      /^DELETE \/v1\/vfs\/\{client_id\} is not supported by the release of vf 2 \(SPP 18\.11 of November 2018\); it needs SPP 18\.08\.2 of March 2019 or later\n$/,
     )
     assert.equal(old.sent(0), ['status'])
   })

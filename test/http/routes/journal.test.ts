@@ -88,7 +88,7 @@ test('without a store (--state-dir none) it answers 404, saying why; a bad query
       assert.match(answer.type ?? '', /^text\/plain/)
       assert.is(
         answer.text,
-        'This controller keeps no journal: it was started with --state-dir none.',
+        'This controller keeps no journal: it was started with --state-dir none.\n',
       )
       assert.is((await get(url, '?limit=0')).status, 400)
     },

@@ -40,7 +40,7 @@ test('an 18.11 primary: a route its release lacks is a 405 before its body is re
       const what = path.startsWith('/v1/primary/flow') ? 'flow rules' : `${method} ${path}`
       assert.is(
         r.text,
-        `${what} is not supported by the release of the primary (SPP 18.11 of November 2018); it needs SPP ${release} or later`,
+        `${what} is not supported by the release of the primary (SPP 18.11 of November 2018); it needs SPP ${release} or later\n`,
       )
     }
     assert.equal(sent(0), [])
@@ -52,7 +52,7 @@ test('flow rules: a 19.08 primary is read once to measure its replies, then refu
     assert.is(r.status, 405)
     assert.match(
       r.text,
-      /\(SPP 19\.08 of November 2019\); it needs SPP 19\.11 of April 2020 or later$/,
+      /\(SPP 19\.08 of November 2019\); it needs SPP 19\.11 of April 2020 or later\n$/,
     )
     assert.equal(sent(0), ['status'])
     assert.is(
@@ -103,7 +103,7 @@ test("a pipe's missing ring is named, as the key it is; a ring where none is tak
     for (const [body, text] of cases) {
       const r = await request('PUT', '/v1/primary/ports', body)
       assert.is(r.status, 400, JSON.stringify(body))
-      assert.is(r.text, text)
+      assert.is(r.text, `${text}\n`)
     }
     assert.equal(sent(0), [])
   }))

@@ -23,7 +23,11 @@ test('a step whose process is gone is answered 404 with its code, not 500', () =
     assert.equal([failed.number, failed.status, failed.code], [1, 404, 'PROCESS_NOT_FOUND'])
     assert.equal(
       [failed.path, failed.error, done],
-      ['/v1/nfvs/1/forward', 'sec_id 1 not found.', []],
+      [
+        '/v1/nfvs/1/forward',
+        'sec_id 1 not found.\nNo nfv with client id 1 is connected; connected: none',
+        [],
+      ],
     )
   }))
 
@@ -37,7 +41,10 @@ test('a stale If-Match is a 412 and a refused plan a 422, as text with their cod
       nfvs: { '7': { status: 'Idle' } },
     })
     assert.is(refused.status, 422)
-    assert.is(refused.text, 'refused key(nfvs.7): no nfv with client id 7 is connected')
+    assert.is(
+      refused.text,
+      'refused key(nfvs.7): no nfv with client id 7 is connected; connected: nfv:1\n',
+    )
   }))
 
 test.run()

@@ -2,6 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { Primary2020Model } from '../../../src/sim/era2020/primary.ts'
+import { Machine } from '../../../src/sim/machine.ts'
 
 const frame = (reply: Buffer | undefined) => {
   assert.is(reply?.length, 32768)
@@ -62,12 +63,34 @@ test('primary answers each command with its JSON result or its echo, 32768 bytes
   assert.ok(frame(primary.handle('status').reply).endsWith('"pipes":[{"id":0,"rx":2,"tx":3}]}'))
 })
 
-test('primary clear zeroes the counters; status shows traffic between reads', () => {
-  const primary = new Primary2020Model({ phyQueues: [1], rings: 1 })
-  primary.handle('status')
-  assert.ok(frame(primary.handle('status').reply).includes('"rx":64,"tx":60'))
+test("primary: its forwarder's counters move only as time passes; clear zeroes them", () => {
+  let now = 0
+  const traffic = { sources: { 'phy:0': 1000 }, clock: () => now }
+  const machine = new Machine({ rings: 1, traffic })
+  const model = new Primary2020Model({ phyQueues: [1], rings: 1, traffic: machine.traffic })
+  const primary = machine.attach('primary', model)
+  for (const line of ['add ring:0', 'patch phy:0 ring:0', 'forward']) primary.handle(line)
+  const counters = () => {
+    const status = JSON.parse(frame(primary.handle('status').reply)) as {
+      phy_ports: { rx: number; tx: number; tx_drop: number }[]
+      ring_ports: { tx: number; tx_drop: number }[]
+    }
+    const [phy] = status.phy_ports
+    const [ring] = status.ring_ports
+    return [phy!.rx, phy!.tx, phy!.tx_drop, ring!.tx, ring!.tx_drop]
+  }
+  assert.equal(counters(), [0, 0, 0, 0, 0], 'no time has passed: no packet')
+  assert.equal(counters(), [0, 0, 0, 0, 0], 'reads alone move nothing')
+  now += 1000
+  // Nothing reads ring:0: it takes 127 packets, then drops; a 2020 phy port's tx_drop is its own.
+  assert.equal(counters(), [1000, 0, 0, 127, 873])
   primary.handle('clear')
-  assert.ok(frame(primary.handle('status').reply).includes(PHY(0)))
+  assert.ok(
+    frame(primary.handle('status').reply).includes(`${PHY(0, 1)}],"ring_ports":[${RING(0)}]`),
+  )
+  primary.handle('stop')
+  now += 1000
+  assert.equal(counters(), [0, 0, 0, 0, 0], 'a stopped forwarder moves nothing')
 })
 
 test('primary add of a type it cannot create overwrites slot 0 and says succeeded', () => {
