@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'uvu'
@@ -498,6 +498,47 @@ secureEtcdTest(
         }
       }),
     ),
+)
+
+secureEtcdTest(
+  test,
+  'spp-ctl fleet serve reads its credentials again on SIGHUP: refused with the page role, served with the new certificate',
+  () =>
+    withSecureEtcd(async (s) => {
+      const { users } = s.pki
+      const cert = await s.file('serve.crt', await readFile(users.page.cert, 'utf8'))
+      const key = await s.file('serve.key', await readFile(users.page.key, 'utf8'))
+      await s.etcdctl(['role', 'revoke-permission', 'spp-ctl-page', '/spp-ctl/', '--prefix=true'])
+      let page: (url: string) => void
+      const url = new Promise<string>((resolve) => (page = resolve))
+      const serving = fleetCli(s.etcd.url, ['serve', '--bind', '127.0.0.1', '--port', '0'], {
+        env: { ETCDCTL_CACERT: s.pki.ca, SPP_CTL_ETCD_CERT: cert, SPP_CTL_ETCD_KEY: key },
+        onOutput: (text) => {
+          const found = /^Fleet page: (http:\S+)\/$/m.exec(text)
+          if (found) page(found[1]!)
+        },
+      })
+      try {
+        const base = await Promise.race([
+          url,
+          serving.then(({ stderr }) => Promise.reject(new Error(`fleet serve ended: ${stderr}`))),
+        ])
+        await snapshotWhere(base, (shown) => shown.refused !== undefined)
+        // The files now hold the operator's certificate (it reads /spp-ctl/): read on SIGHUP.
+        await writeFile(cert, await readFile(users.operator.cert))
+        await writeFile(key, await readFile(users.operator.key))
+        process.emit('SIGHUP')
+        const shown = await snapshotWhere(
+          base,
+          (shown) => shown.etcd === 'up' && shown.refused === undefined,
+        )
+        assert.is(shown.etcd, 'up')
+      } finally {
+        process.emit('SIGTERM')
+        const { code, stderr } = await serving
+        assert.is(code, 0, stderr)
+      }
+    }),
 )
 
 secureEtcdTest(
