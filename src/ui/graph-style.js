@@ -14,6 +14,10 @@ const PORT_COLOURS = {
 /** A hop that drops (red, as the page's other drops) and one with another problem (amber). */
 export const DROPPING = { edge: '#e53e3e', text: '#9b2c2c', problem: '#dd6b20' }
 
+/** How many lines a label takes, wrapped at about 22 characters. @param {string} label */
+const wrappedLines = (label) =>
+  label.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 22)), 0)
+
 /** The cytoscape stylesheet of the topology graph (colours match style.css's legend). */
 export const GRAPH_STYLE = [
   {
@@ -78,13 +82,14 @@ export const GRAPH_STYLE = [
       label: 'data(label)',
       'font-size': 10,
       'text-wrap': 'wrap',
-      'text-max-width': 170,
+      'text-max-width': 130,
       'text-background-color': '#fff',
       'text-background-opacity': 0.85,
       'text-background-padding': 1,
-      // above the line, not over it (a dropping edge's red must show): half its lines' height
+      // above the line, not over it (a dropping edge's red must show): half the height of its
+      // lines, wrapped at about 22 characters
       'text-margin-y': (/** @type {any} */ edge) =>
-        -(String(edge.data('label') ?? '').split('\n').length * 6 + 3),
+        -(wrappedLines(String(edge.data('label') ?? '')) * 6 + 3),
       width: 2,
       'line-color': '#4a5568',
       'target-arrow-color': '#4a5568',

@@ -155,7 +155,7 @@ function render() {
   const key = structureKey(elements)
   if (key !== layoutKey) {
     layoutKey = key
-    cy.layout({ name: 'dagre', rankDir: 'LR', nodeSep: 25, rankSep: 150, animate: false }).run()
+    cy.layout({ name: 'dagre', rankDir: 'LR', nodeSep: 25, rankSep: 110, animate: false }).run()
     // counted for tests: a change that adds or removes nothing must not move the picture
     if (graph) graph.dataset.layouts = String(Number(graph.dataset.layouts ?? 0) + 1)
   }
