@@ -16,7 +16,11 @@ import { driftMetrics } from '../observe/drift-metrics.ts'
 import { createMetrics } from '../observe/metrics.ts'
 import { processUp } from '../observe/process-up.ts'
 import { queueLimit } from '../observe/queue-limit.ts'
-import { startControllerFleet, type ControllerFleet } from '../fleet/controller-link.ts'
+import {
+  fleetStatusOf,
+  startControllerFleet,
+  type ControllerFleet,
+} from '../fleet/controller-link.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS, openStore } from '../store/store.ts'
 import { driftSamples } from '../remember/drift.ts'
 import { entriesOf, idOfKey } from '../topology/process-config.ts'
@@ -57,6 +61,8 @@ export async function startController(options: ControllerOptions) {
     },
   })
   const events = { maxPendingPerClient: options.maxPendingEventsPerClient, heartbeatMs: 15_000 }
+  // With --etcd, the API tells the link's state from the start (connecting until etcd answers).
+  const fleetStatus = options.fleet && fleetStatusOf(options.fleet, hub)
   // The clients in force: replaced whole when the auth file is read again (reloadClients).
   let clients = options.clients
   const services = startServices({
@@ -89,6 +95,7 @@ export async function startController(options: ControllerOptions) {
     services,
     journal: store,
     sysfsCpu: options.sysfsCpu,
+    fleet: fleetStatus,
   })
   const { memory, restorer } = services
   const limit = openFilesLimit()
@@ -169,6 +176,7 @@ export async function startController(options: ControllerOptions) {
       fleet = await startControllerFleet({
         ...{ settings: options.fleet, registry, hub, metrics, log },
         api: { host, port: apiPort },
+        status: fleetStatus,
         // The fleet takes what etcd desires into memory and has it restored.
         remembering: memory && restorer && { memory, restorer, mode: options.restore ?? 'on' },
       })

@@ -14,6 +14,7 @@ import { desiredSide } from './desired-side.ts'
 import { readCredentials, type EtcdCredentials } from './etcd-access.ts'
 import { DEFAULT_PREFIX, fleetKeys } from './keys.ts'
 import { createFleetLink, type FleetLink } from './link.ts'
+import { fleetLinkStatus, type FleetLinkStatus } from './link-status.ts'
 import { observedOf } from './observed-of.ts'
 
 /** The flags: `--etcd`, `--host-name`, `--etcd-prefix`, and the version the alive key tells. */
@@ -39,11 +40,15 @@ export type ControllerFleetOptions = {
   api: { host: string; port: number }
   /** What the controller remembers and how it restores; none with --state-dir none. */
   remembering?: { memory: Memory; restorer: Restorer; mode: RestoreMode }
+  /** Where the link's state is told (GET /v1/fleet/link, `fleet.link`); made here when absent. */
+  status?: FleetLinkStatus
 }
 
 /** The controller's fleet link; `close` revokes its alive key. */
 export type ControllerFleet = {
   link: FleetLink
+  /** Whether the link works, as the API tells it. */
+  status: FleetLinkStatus
   /**
    * Reads etcd's credentials again from their files (SIGHUP): a new client with them when they
    * changed. A file that cannot be read keeps the ones in force, and says why. Resolves whether
@@ -52,6 +57,13 @@ export type ControllerFleet = {
   reloadCredentials(): Promise<boolean>
   close(): Promise<void>
 }
+
+/** This host's name in the fleet: `--host-name`, else the machine's hostname. */
+export const fleetHost = (settings: FleetSettings) => settings.host ?? hostname()
+
+/** The link's state for the API, `connecting` until the link's first outcome. */
+export const fleetStatusOf = (settings: FleetSettings, hub: EventHub) =>
+  fleetLinkStatus({ host: fleetHost(settings), endpoints: settings.endpoints }, hub)
 
 /** The API's URL as other machines reach it. */
 export const apiUrl = ({ host, port }: ControllerFleetOptions['api']) =>
@@ -68,7 +80,8 @@ export async function startControllerFleet(
 ): Promise<ControllerFleet> {
   const { settings, registry, hub, metrics, log, remembering } = options
   const interval = settings.observedIntervalMs ?? 1000
-  const host = settings.host ?? hostname()
+  const host = fleetHost(settings)
+  const status = options.status ?? fleetStatusOf(settings, hub)
   const key = fleetKeys(settings.prefix ?? DEFAULT_PREFIX).desired(host)
   const side = remembering && desiredSide({ ...remembering, registry, hub, log, key })
   const up = new Gauge({
@@ -83,8 +96,9 @@ export async function startControllerFleet(
     credentials: settings.credentials,
     ...{ url: apiUrl(options.api), version: settings.version, observedIntervalMs: interval },
     ...side?.initial(),
-    onUp(isUp) {
+    onUp(isUp, why) {
       up.set(isUp ? 1 : 0)
+      status.set(isUp, why)
       if (!isUp || reached) return // an outage and its end are the link's to log
       reached = true
       log.info({ host, endpoints: settings.endpoints }, 'etcd reached: this host is in the fleet')
@@ -134,6 +148,7 @@ export async function startControllerFleet(
   let credentials = settings.credentials
   const fleet: ControllerFleet = {
     link,
+    status,
     async reloadCredentials() {
       if (!credentials) {
         log.warn('started without etcd credentials (--etcd-ca, --etcd-user...): none to read again')

@@ -8,7 +8,7 @@ import { CALL_DEADLINE_MS, openEtcd } from './etcd-client.ts'
 import { EtcdRefusedError, failureAtStart, failureOf } from './etcd-failure.ts'
 import { ALIVE_TTL_SECONDS, DEFAULT_PREFIX, fleetKeys, type ObservedInput } from './keys.ts'
 import { canonical } from './merge.ts'
-import { createReachability } from './reachability.ts'
+import { createReachability, type Down } from './reachability.ts'
 
 export type { DesiredRevision, DesiredUpdate } from './desired-sync.ts'
 
@@ -27,8 +27,11 @@ export type FleetLinkOptions = {
   log: Logger
   /** Each new desired revision (written by anyone else, or merged on reconnection) to apply. */
   onDesired: (update: DesiredUpdate) => void
-  /** The link came to work (true) or not (false): the `spp_etcd_up` gauge. */
-  onUp?: (up: boolean) => void
+  /**
+   * The link came to work (true) or not (false, and why): the `spp_etcd_up` gauge and the link's
+   * state. Told again, down, when why changes (etcd refuses something else, or stops answering).
+   */
+  onUp?: (up: boolean, why?: Down) => void
   /** The desired document the local store holds at start. */
   desired?: DesiredDocument
   /** The last desired revision this host saw, as the local store kept it (see `seen`). */
@@ -110,8 +113,8 @@ export async function createFleetLink(options: FleetLinkOptions): Promise<FleetL
   }
 
   let refusedTries = 0
-  const reach = createReachability(log, endpoints, (up) => {
-    options.onUp?.(up)
+  const reach = createReachability(log, endpoints, (up, why) => {
+    options.onUp?.(up, why)
     if (!up) return void (nextProbe ??= later(retryMs, probe))
     refusedTries = 0
     resume()

@@ -6,7 +6,10 @@ import type { Logger } from 'pino'
 export type Down =
   { kind: 'unreachable'; reason: string } | { kind: 'refused'; reason: string; line: string }
 
-/** Told by every call and watch; tells its listener (the `spp_etcd_up` gauge) on each change. */
+/**
+ * Told by every call and watch; tells its listener (the `spp_etcd_up` gauge, the link's state in
+ * the API) on each change: up, down, and down for another reason (each such change is a log line).
+ */
 export type Reachability = {
   readonly up: boolean
   /** Known not to work (a call failed since the last success): only the probe talks to etcd. */
@@ -25,14 +28,14 @@ export type Reachability = {
 export function createReachability(
   log: Logger,
   endpoints: string[],
-  onChange: (up: boolean) => void,
+  onChange: (up: boolean, why?: Down) => void,
 ): Reachability {
   let state: 'unknown' | 'up' | 'down' = 'unknown'
   let down: (Down & { write: boolean }) | undefined
   let since = 0
-  const tell = (up: boolean) => {
+  const tell = (up: boolean, why?: Down) => {
     try {
-      onChange(up)
+      onChange(up, why)
     } catch (error) {
       log.error({ err: error }, 'etcd reachability listener failed')
     }
@@ -71,8 +74,7 @@ export function createReachability(
           why.kind === 'refused' ? 'etcd still refuses' : 'etcd still unreachable',
         )
       }
-      const wasDown = state === 'down'
-      if (!wasDown) since = performance.now()
+      if (state !== 'down') since = performance.now()
       state = 'down'
       down = { ...why, write }
       if (why.kind === 'unreachable')
@@ -82,7 +84,7 @@ export function createReachability(
         )
       // One line an operator can act on: who, what etcd refused, and what to change.
       else log.error({ endpoints, reason: why.reason }, why.line)
-      if (!wasDown) tell(false)
+      tell(false, why)
     },
   }
 }

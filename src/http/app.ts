@@ -19,7 +19,13 @@ import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
 import { recordChanges } from './record-changes.ts'
 import { requestIds } from './request-id.ts'
-import { mount, type Deps, type EventStreamOptions, type JournalSource } from './route.ts'
+import {
+  mount,
+  type Deps,
+  type EventStreamOptions,
+  type FleetLinkSource,
+  type JournalSource,
+} from './route.ts'
 import { ROUTES } from './routes/all.ts'
 import { assetRoutes, UI_PATHS } from './ui-routes.ts'
 import { bodyLimits } from './validate.ts'
@@ -51,6 +57,8 @@ export type AppOptions = {
   services: AppServices
   /** The change journal GET /v1/journal reads (the store); without it, that answers 404. */
   journal?: JournalSource
+  /** With --etcd: the fleet link's state GET /v1/fleet/link tells; without it, that answers 404. */
+  fleet?: FleetLinkSource
 }
 
 /** The REST API of ../shared/spec/rest-api.md. */
@@ -120,6 +128,7 @@ export function createApp(options: AppOptions) {
     journal: options.journal,
     sysfsCpu: options.sysfsCpu ?? '/sys/devices/system/cpu',
     openApiJson: openApiJson(),
+    fleet: options.fleet,
   }
   app.route('/', mount(ROUTES, deps))
   app.route('/', assetRoutes()) // the files the pages load (src/ui)

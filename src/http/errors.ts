@@ -24,6 +24,7 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   PLAN_REFUSED: 422,
   NOTHING_REMEMBERED: 404,
   REVISION_NOT_FOUND: 404,
+  NOT_IN_FLEET: 404,
   CLIENT_GONE: 499 as ContentfulStatusCode, // nginx's code for it: counted as a client outcome
   REPLY_TIMEOUT: 500,
   PROCESS_UNRESPONSIVE: 500,

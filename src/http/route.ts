@@ -2,6 +2,7 @@
 import { Hono, type Context } from 'hono'
 import type { GenericSchema } from 'valibot'
 import type { Registry } from '../actors/registry.ts'
+import type { FleetLinkDocument } from '../fleet/link-status.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Metrics } from '../observe/metrics.ts'
 import type { StatusReads } from '../observe/status-reads.ts'
@@ -66,7 +67,12 @@ export type Deps = {
   sysfsCpu: string
   /** GET /openapi.json, serialised once. */
   openApiJson: () => string
+  /** With --etcd: whether the link to the fleet works (GET /v1/fleet/link). */
+  fleet?: FleetLinkSource
 }
+
+/** Where the fleet link's state is read: the link's status, or anything that tells it. */
+export type FleetLinkSource = { current(): FleetLinkDocument }
 
 /** Where the journal is read: the store, or anything that answers its queries. */
 export type JournalSource = Pick<Store, 'journalQuery'>

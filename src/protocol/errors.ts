@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'CONFIRMATION_PENDING' // an apply waits for its confirmation: no other apply until then
   | 'NOTHING_TO_CONFIRM' // no apply waits for a confirmation
   | 'REVISION_NOT_FOUND' // no revision by that number is kept
+  | 'NOT_IN_FLEET' // the controller was started without --etcd
 
 /** An expected failure, carrying a code and a message fit to show a user. */
 export class ControllerError extends Error {

@@ -1,6 +1,7 @@
 // Every route of the API, module by module: what the app serves and what OpenAPI shows.
 import type { Route } from '../route.ts'
 import { eventRoutes } from './events.ts'
+import { fleetRoutes } from './fleet.ts'
 import { historyRoutes } from './history.ts'
 import { hostRoutes } from './host.ts'
 import { journalRoutes } from './journal.ts'
@@ -30,5 +31,6 @@ export const ROUTES: Route[] = [
   ...historyRoutes,
   ...eventRoutes,
   ...journalRoutes,
+  ...fleetRoutes,
   ...pageRoutes,
 ]
