@@ -38,6 +38,7 @@ const FILES: Record<string, () => string> = {
   '/ui/journal.js': () => join(UI, 'journal.js'),
   '/ui/history.js': () => join(UI, 'history.js'),
   '/ui/confirm.js': () => join(UI, 'confirm.js'),
+  '/ui/fleet-link.js': () => join(UI, 'fleet-link.js'),
   '/ui/hops.js': () => join(UI, 'hops.js'),
   '/ui/problems.js': () => join(UI, 'problems.js'),
   '/ui/vendor/cytoscape.mjs': () => join(mainDir('cytoscape'), 'cytoscape.esm.min.mjs'),

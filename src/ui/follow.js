@@ -4,6 +4,7 @@
 import { CONFIRM_EVENTS } from './confirm.js'
 import { DRIFT_EVENTS } from './drift.js'
 import { followEvents } from './event-stream.js'
+import { FLEET_EVENTS } from './fleet-link.js'
 import { askForToken } from './token-form.js'
 import { authorization } from './token-store.js'
 
@@ -31,6 +32,8 @@ const EVENT_TYPES = new Set([
   ...DRIFT_EVENTS,
   // an apply waits for its confirmation, or no longer
   ...CONFIRM_EVENTS,
+  // with --etcd, the link to the fleet's etcd came up or went down
+  ...FLEET_EVENTS,
 ])
 
 /** @param {'connecting' | 'live' | 'reconnecting' | 'refused'} state @param {string} text */

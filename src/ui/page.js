@@ -12,6 +12,7 @@ import { CONFIRM_EVENTS, confirmView } from './confirm.js'
 import { counterRows } from './counters.js'
 import { driftView } from './drift.js'
 import { h, processSections } from './dom.js'
+import { FLEET_EVENTS, fleetLinkView } from './fleet-link.js'
 import { follow } from './follow.js'
 import { historyView } from './history.js'
 import { refreshJournal } from './journal.js'
@@ -67,6 +68,7 @@ let ratesPushedAt
 const drift = driftView(render) // processes that differ from what is remembered
 const revisions = historyView() // what was remembered, and going back to it
 const confirmation = confirmView(() => void reloadAll()) // an apply that waits for its confirmation
+const fleetLink = fleetLinkView() // with --etcd, a banner while the fleet's etcd is out of reach
 
 /**
  * Keeps the counters of a read of the primary's status, for the rates: at the time it was read,
@@ -241,6 +243,7 @@ const reloadAll = () =>
     const { body, ageMs } = await readAged('/v1/topology')
     doc = /** @type {TopologyDocument} */ (body)
     confirmation.show(/** @type {any} */ (doc).confirmation)
+    void fleetLink.refresh()
     recordCounters(ageMs) // the age of its oldest read: the primary's is at most that
     void drift.update()
     if (!pushed()) await readPaths() // perhaps it pushes them now
@@ -263,6 +266,7 @@ function ratesRefused(/** @type {string} */ reason) {
 
 /** @param {string} type @param {{ kind?: string, 'client-id'?: number }} data */
 function onEvent(type, data) {
+  if (FLEET_EVENTS.includes(type)) return fleetLink.show(/** @type {any} */ (data))
   void refreshJournal()
   if (type === 'events.lost') return void reloadAll()
   if (type === 'journal.entry') return void revisions.refresh() // a change: perhaps a revision

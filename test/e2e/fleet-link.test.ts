@@ -1,13 +1,19 @@
 // What a controller tells of its link to the fleet's etcd: GET /v1/fleet/link, the `fleet.link`
-// event, as etcd stops answering or refuses the host, and comes back.
+// event and the page's banner, as etcd stops answering or refuses the host, and comes back.
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parseEvents } from '../../src/cli/sse-client.ts'
-import { cuttableProxy } from '../helpers/browser.ts'
+import { browserMissing, cuttableProxy, withPage } from '../helpers/browser.ts'
 import { startChildController, type ChildController, type LogLine } from '../helpers/controllers.ts'
 import { etcdTest, withEtcd } from '../helpers/etcd.ts'
-import { secureEtcdTest, withSecureEtcd, type SecureEtcd } from '../helpers/etcd-secure.ts'
+import {
+  secureEtcdMissing,
+  secureEtcdTest,
+  withSecureEtcd,
+  type SecureEtcd,
+} from '../helpers/etcd-secure.ts'
 import { withHarness } from '../helpers/harness.ts'
+import { testNeeding } from '../helpers/needs.ts'
 
 const SIMS = [{ kind: 'primary' as const }, { kind: 'nfv' as const, clientId: 1 }]
 const ERROR = 50
@@ -169,6 +175,51 @@ secureEtcdTest(
         }
       }),
     ),
+)
+
+testNeeding(
+  test,
+  "the page shows a banner while etcd refuses its controller, with etcd's line, and clears it once etcd takes it again",
+  secureEtcdMissing ?? browserMissing,
+  () =>
+    withSecureEtcd((s) =>
+      withLeft(s, (left) =>
+        withPage(async ({ page, problems }) => {
+          await page.goto(`${left.base}/`)
+          await page.waitForSelector('#connection[data-connection="live"]')
+          await page.waitForSelector('#fleet-link[data-link="up"]', { state: 'attached' })
+          assert.ok(await page.locator('#fleet-link').isHidden(), 'no banner while up')
+          await revoke(s)
+          assert.is(await addPort(left.base, 'ring:0'), 204)
+          const banner = page.locator('#fleet-link[data-link="refused"]')
+          await banner.waitFor()
+          const text = (await banner.textContent()) ?? ''
+          assert.match(text, /^Fleet link down since .+ \(etcd refuses this host\): etcd at https:/)
+          assert.match(text, /refused user left .*: etcdserver: permission denied/)
+          assert.match(text, /This controller keeps serving its host and asks etcd again/)
+          await grant(s)
+          await page.waitForSelector('#fleet-link[data-link="up"]', { state: 'attached' })
+          assert.ok(await page.locator('#fleet-link').isHidden(), 'the banner is gone')
+          assert.is(await page.locator('#fleet-link').textContent(), '')
+          assert.equal(problems, [])
+        }),
+      ),
+    ),
+)
+
+testNeeding(test, 'without --etcd the page shows nothing of the fleet', browserMissing, () =>
+  withHarness(SIMS, (h) =>
+    withPage(async ({ page, problems }) => {
+      const read = page.waitForResponse((r) => r.url().endsWith('/v1/fleet/link'))
+      await page.goto(`http://127.0.0.1:${h.controller.apiPort}/`)
+      assert.is((await read).status(), 404)
+      await page.waitForSelector('#connection[data-connection="live"]')
+      const banner = page.locator('#fleet-link')
+      assert.ok(await banner.isHidden())
+      assert.is(await banner.getAttribute('data-link'), null)
+      assert.equal(problems, [])
+    }),
+  ),
 )
 
 test.run()

@@ -27,9 +27,9 @@ export const browserTest = (suite: Test, name: string, body: () => Promise<void>
   testNeeding(suite, name, browserMissing, body)
 
 /**
- * The 404 of GET /v1/journal and /v1/topology/history from a controller that keeps no state, and
- * those of a controller that tells no paths (withoutPaths: 404, and 400 to `?rates=1`): the
- * page's expected answers (it hides their panels, works the rates out itself), which Chromium logs
+ * The 404 of GET /v1/journal and /v1/topology/history from a controller that keeps no state, of
+ * GET /v1/fleet/link from one in no fleet (no --etcd), and those of a controller that tells no paths (withoutPaths: 404, and 400 to `?rates=1`): the
+ * page's expected answers (it hides their panels and the fleet's banner, works the rates out itself), which Chromium logs
  * as failed loads like any other 4xx.
  */
 const journalMissing = (message: ConsoleMessage) => {
@@ -38,7 +38,9 @@ const journalMissing = (message: ConsoleMessage) => {
     return url.pathname === '/v1/events' && url.search === '?rates=1'
   return (
     message.text().includes('status of 404') &&
-    ['/v1/journal', '/v1/topology/history', '/v1/topology/paths'].includes(url.pathname)
+    ['/v1/journal', '/v1/topology/history', '/v1/topology/paths', '/v1/fleet/link'].includes(
+      url.pathname,
+    )
   )
 }
 
