@@ -13,12 +13,14 @@ import { createApp } from '../http/app.ts'
 import { startServices } from './services.ts'
 import { startHttpServer, type HttpServerOptions } from '../http/server.ts'
 import { driftMetrics } from '../observe/drift-metrics.ts'
+import { dropMetrics } from '../observe/drop-metrics.ts'
 import { createMetrics } from '../observe/metrics.ts'
 import { processUp } from '../observe/process-up.ts'
 import { queueLimit } from '../observe/queue-limit.ts'
 import { startControllerFleet } from '../fleet/controller-link.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS, openStore } from '../store/store.ts'
 import { driftSamples } from '../remember/drift.ts'
+import { dropPoints } from '../topology/drop-points.ts'
 import { entriesOf, idOfKey } from '../topology/process-config.ts'
 
 import type { ControllerOptions } from './options.ts'
@@ -73,6 +75,7 @@ export async function startController(options: ControllerOptions) {
     clock: options.clock,
     ratesTimer: options.ratesTimer,
   })
+  dropMetrics(metrics.registry, () => dropPoints(services.paths.current()))
   const app = createApp({
     registry,
     log,
