@@ -71,6 +71,7 @@ export async function startController(options: ControllerOptions) {
       store,
       mode: options.restore ?? 'on',
       onRestore: (outcome) => drift?.observeRestore(outcome),
+      arrivalMs: options.commandTimeoutMs, // a connection identifies within it, or is dropped
     },
     clock: options.clock,
     ratesTimer: options.ratesTimer,

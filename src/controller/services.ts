@@ -23,8 +23,16 @@ export type ServicesOptions = {
   log: Logger
   hub: EventHub
   metrics: Metrics
-  /** The state directory's store (none with --state-dir none), --restore, and restores counted. */
-  remember?: { store: Store; mode: RestoreMode; onRestore: (outcome: RestoreOutcome) => void }
+  /**
+   * The state directory's store (none with --state-dir none), --restore, restores counted, and
+   * how long a restore waits for a reader that is not connected yet (restore-order.ts).
+   */
+  remember?: {
+    store: Store
+    mode: RestoreMode
+    onRestore: (outcome: RestoreOutcome) => void
+    arrivalMs?: number
+  }
   /** The time and timer of confirmations (confirm_within), node's unless a test gives its own. */
   clock?: Clock
   /** How long a status read answers every reader again (--status-max-age), and its clock. */
@@ -84,6 +92,7 @@ export function startServices(options: ServicesOptions) {
       mode: remember.mode,
       onOutcome: remember.onRestore,
       send,
+      arrivalMs: remember.arrivalMs,
     })
   const reads = new StatusReads(registry, options.statusReads)
   // The paths and their verdicts, from the primary's reads kept with their times.

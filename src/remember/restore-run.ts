@@ -6,7 +6,7 @@ import { idText, type ProcessId } from '../protocol/process-id.ts'
 import type { EventHub } from '../observe/event-hub.ts'
 import type { Memory } from './memory.ts'
 import type { Plan, Refusal } from '../topology/plan.ts'
-import { runSteps, type Run } from '../topology/run-steps.ts'
+import { runSteps, type Gate, type Run } from '../topology/run-steps.ts'
 import type { SendChange } from '../topology/send-step.ts'
 
 /** How a restore ended, as spp_restores_total counts it. */
@@ -44,9 +44,16 @@ export function restoreRunner({ memory, hub, log, send, onOutcome }: Options) {
     /**
      * Runs a plan of these processes (which hold their turns). `connection`: the connection an
      * automatic restore is for; if it goes meanwhile, the rest is not sent (the next one is planned
-     * afresh).
+     * afresh). `gate`: whether a step that sends into a ring may go (restore-order.ts); one held
+     * back is not sent, nor the rest of its process's, and the process is not restored.
      */
-    async run(refs: ProcessId[], planned: Plan, request?: string, connection?: ProcessHandle) {
+    async run(
+      refs: ProcessId[],
+      planned: Plan,
+      request?: string,
+      connection?: ProcessHandle,
+      gate?: Gate,
+    ) {
       const restore = request ?? `restore-${++count}`
       // Each process's steps are counted in its own restore: `3 of 7` is the vf's third step.
       const own = new Map<string, number[]>()
@@ -82,13 +89,27 @@ export function restoreRunner({ memory, hub, log, send, onOutcome }: Options) {
           else
             log.warn({ ...fields, status: report.status }, `restore step failed: ${report.error}`)
         },
+        gate,
       )
       for (const [name, numbers] of own) {
         const total = numbers.length
         const failed = result.failures.find((f) => idText(f.process) === name)
-        memory.setDrifting(ref(name), failed !== undefined)
-        onOutcome(failed ? 'failed' : 'done')
+        const held = result.skipped.find((s) => idText(s.process) === name)
+        memory.setDrifting(ref(name), failed !== undefined || held !== undefined)
+        onOutcome(failed || held ? 'failed' : 'done')
         const fields = { ...who(ref(name)), restore, total }
+        if (!failed && held) {
+          // Held back: a ring it sends into is not read by a process remembered to read it.
+          const number = numbers.indexOf(held.number) + 1
+          const rings = held.sends?.join(', ') ?? ''
+          const error = `not sent: ${held.why}: ${rings} is not read by the process remembered to read it`
+          log.warn(
+            { by: 'restore', restore, process: name, number, total },
+            `restore held back: ${error}`,
+          )
+          hub.publish('restore.failed', { ...fields, number, error })
+          continue
+        }
         if (!failed) {
           hub.publish('restore.done', { ...fields, ms: result.ms })
           log.info({ by: 'restore', restore, process: name, total }, 'restore done')

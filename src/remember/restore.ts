@@ -12,6 +12,7 @@ import type { Memory } from './memory.ts'
 import { plan, shownStep, type Refusal } from '../topology/plan.ts'
 import { desiredOf, idOfKey, storeKey } from '../topology/process-config.ts'
 import type { SendChange } from '../topology/send-step.ts'
+import { restoreOrder } from './restore-order.ts'
 import { restoreRunner, who, type RestoreOutcome } from './restore-run.ts'
 
 export type { RestoreOutcome } from './restore-run.ts'
@@ -27,6 +28,8 @@ type Options = {
   mode: RestoreMode
   send: SendChange
   onOutcome: (outcome: RestoreOutcome) => void
+  /** How long a step waits for a reader that is not connected yet (default 5000 ms). */
+  arrivalMs?: number | undefined
 }
 
 // Code units, not localeCompare: names are ASCII ("nfv:1"), and a collator has node load ICU's
@@ -40,6 +43,12 @@ const byName = (a: ProcessId, b: ProcessId) => {
 export function startRestorer(options: Options) {
   const { registry, memory, hub, log, mode } = options
   const runner = restoreRunner(options)
+  // Restores happen one process at a time: one that sends into a ring waits for its readers'.
+  const order = restoreOrder({
+    registry,
+    remembered: () => memory.store.remembered(),
+    arrivalMs: options.arrivalMs ?? 5000,
+  })
   let primaryRead: Promise<unknown> = Promise.resolve()
 
   /** After a process's first status read: in sync, restored, reported, or refused. */
@@ -67,7 +76,8 @@ export function startRestorer(options: Options) {
       return
     }
     const { steps, summary } = drift.plan
-    if (mode === 'on') return void (await runner.run([ref], drift.plan, undefined, handle))
+    if (mode === 'on')
+      return void (await runner.run([ref], drift.plan, undefined, handle, order.gate))
     log.info({ process, steps: steps.length }, 'process drifts from its remembered configuration')
     // As GET /v1/topology/drift reports it (steps, summary), with `total`, the count it once was.
     const shown = steps.map(shownStep)
@@ -76,6 +86,7 @@ export function startRestorer(options: Options) {
 
   registry.on('registered', (handle) => {
     const turn = memory.exclusive(handle.id, () => identified(handle))
+    order.track(handle.id, turn)
     if (handle.id.kind === 'primary') primaryRead = turn.catch(() => undefined)
     turn.catch((error: Error) => log.error({ err: error }, 'internal error in a restore'))
   })
@@ -116,6 +127,8 @@ export function startRestorer(options: Options) {
       wanted.map(([key]) => idOfKey(key)),
       planned.plan,
       request,
+      undefined,
+      order.gate,
     )
     return { ...run, summary: planned.plan.summary, refused }
   }

@@ -12,9 +12,11 @@ import { planComponents } from './plan-components.ts'
 import { planNfv } from './plan-nfv.ts'
 import { planPrimary, plansPrimary } from './plan-primary.ts'
 import type { TopologyDocument, Unreadable } from './read-topology.ts'
+import { schedule } from './schedule.ts'
 import { Refused, type Context, type Phased, type PlanResult } from './steps.ts'
+import { movingAfter, movingNow } from './target.ts'
 
-export type { Plan, PlanResult, Refusal, Shown, ShownPlan, Step } from './steps.ts'
+export type { Plan, PlanResult, Refusal, Shown, ShownPlan, Step, Warning } from './steps.ts'
 export { shownPlan, shownStep } from './steps.ts'
 
 const isUnreadable = (state: object): state is Unreadable => 'error' in state
@@ -51,7 +53,19 @@ function liveOf<T extends object>(
   return state
 }
 
-/** Plans every process of the desired document against the live one, in the safe order. */
+/** The processes a desired document plans, as `vf:2`. */
+const plannedBy = (desired: DesiredDocument) =>
+  new Set([
+    ...(plansPrimary(desired.primary) ? ['primary'] : []),
+    ...(['nfvs', 'vfs', 'mirrors'] as const).flatMap((section) =>
+      Object.keys(desired[section] ?? {}).map((id) => `${section.slice(0, -1)}:${id}`),
+    ),
+  ])
+
+/**
+ * Plans every process of the desired document against the live one, in the safe order: each
+ * process's steps by the design note's phases, then scheduled across processes (schedule.ts).
+ */
 export function plan(live: TopologyDocument, desired: DesiredDocument): PlanResult {
   const { primary } = live
   const context: Context =
@@ -77,10 +91,16 @@ export function plan(live: TopologyDocument, desired: DesiredDocument): PlanResu
       )
     }
     // Stable: within a phase, each process's steps keep the order its planner gave them.
-    const steps = phased.sort((a, b) => a.phase - b.phase).map(({ step }) => step)
+    const phasedSteps = phased.sort((a, b) => a.phase - b.phase).map(({ step }) => step)
+    const { steps, warnings } = schedule(
+      phasedSteps,
+      movingNow(live),
+      movingAfter(live, desired, context),
+      plannedBy(desired),
+    )
     const summary: Record<string, number> = {}
     for (const { action } of steps) summary[action] = (summary[action] ?? 0) + 1
-    return { ok: true, plan: { steps, summary } }
+    return { ok: true, plan: { steps, summary, warnings } }
   } catch (error) {
     if (error instanceof Refused)
       return { ok: false, refusal: { field: error.field, reason: error.message } }

@@ -1,6 +1,7 @@
-// Runs a plan's steps (apply, restore): processes in parallel, each one's steps in order, and tear
-// down everywhere before building up anywhere.
+// Runs a plan's steps (apply, restore): processes in parallel, each one's steps in order, a step
+// after the steps it waits for (schedule.ts), and tear down everywhere before building up anywhere.
 import { idText } from '../protocol/process-id.ts'
+import { stageOf } from './schedule.ts'
 import type { Step } from './steps.ts'
 
 /** A step as the runner numbers it: its place in the plan, counted from 1. */
@@ -23,40 +24,39 @@ export type StepAnswer =
   { ok: true; status: number } | { ok: false; status: number; code: string | null; error: string }
 /** Runs one step (send-step.ts: through its process's handle, checked as a client's request). */
 export type SendStep = (step: Step, number: number) => StepAnswer | Promise<StepAnswer>
-
-/** The actions that take something away (design note, phases 1-6): run before any build-up. */
-const TEAR_DOWN = new Set([
-  'classifier.del',
-  'port.detach',
-  'component.stop',
-  'forward.stop',
-  'patches.reset',
-  'port.del',
-])
-
-/**
- * A step's stage: the secondaries' tear-down (0), then the primary's steps (1: it creates the ports
- * the others use and removes those they stopped using), then the secondaries' build-up (2). The
- * planner orders every process's steps by phase, so each process meets its stages in order.
- */
-export const stageOf = (step: Step): number =>
-  step.process.kind === 'primary' ? 1 : TEAR_DOWN.has(step.action) ? 0 : 2
+/** Whether a step may go now that its turn came; false skips it (a restore's readers elsewhere). */
+export type Gate = (step: Step) => boolean | Promise<boolean>
 
 /**
  * Runs the steps stage by stage; within a stage, each process's steps in order, the processes in
- * parallel. A failed step stops the rest of its process's steps (they are skipped); the other
+ * parallel, and a step once the steps it waits for (`after`) are done. A failed step stops the
+ * rest of its process's steps (they are skipped), and so does a step whose waited-for step was not
+ * done (a sender whose reader failed is never started), or that `gate` holds back; the other
  * processes go on to the end. `onStep` is told of each step as it ends.
  */
 export async function runSteps(
   steps: Step[],
   send: SendStep,
   onStep: (report: StepReport) => void,
+  gate: Gate = () => true,
 ): Promise<Run> {
   const started = performance.now()
   const total = steps.length
   const run: Run = { done: [], failures: [], skipped: [], ms: 0 }
   const failed = new Set<string>()
   const numbered = steps.map((step, i) => ({ ...step, number: i + 1 }))
+  // Whether each step was done, once it is known (false: failed or skipped).
+  const ended = numbered.map(() => {
+    let tell = (_: boolean) => {}
+    const known = new Promise<boolean>((resolve) => (tell = resolve))
+    return { known, tell }
+  })
+  // Only a step before it can be waited for: the schedule puts it there, and a plan made
+  // otherwise must not hang the runner.
+  const waitsOf = (step: Numbered) =>
+    (step.after?.steps ?? [])
+      .filter((n) => n >= 1 && n < step.number && stageOf(numbered[n - 1]!) <= stageOf(step))
+      .map((n) => ended[n - 1]!.known)
   for (const stage of [0, 1, 2]) {
     const queues = new Map<string, Numbered[]>()
     for (const step of numbered) {
@@ -92,8 +92,12 @@ export async function runSteps(
     await Promise.all(
       [...queues].map(async ([process, queue]) => {
         for (const step of queue) {
-          if (failed.has(process)) run.skipped.push(step)
-          else if (!(await one(process, step))) failed.add(process)
+          const waited = failed.has(process) ? [] : await Promise.all(waitsOf(step))
+          const go = !failed.has(process) && !waited.includes(false) && (await gate(step))
+          const ok = go && (await one(process, step))
+          if (!go) run.skipped.push(step)
+          if (!ok) failed.add(process)
+          ended[step.number - 1]!.tell(ok)
         }
       }),
     )

@@ -60,7 +60,7 @@ export function planBack(
   if (rest.ok) return { plan: rest.plan, refused }
   const reason = `${rest.refusal.field}: ${rest.refusal.reason}`
   return {
-    plan: { steps: [], summary: {} },
+    plan: { steps: [], summary: {}, warnings: [] },
     refused: [...refused, ...kept.map((process) => ({ process, reason }))],
   }
 }

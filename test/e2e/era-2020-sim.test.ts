@@ -295,7 +295,9 @@ test('a topology exported from 2020 processes applies to fresh ones, queue patch
       const now = await get<typeof exported>(h, '/v1/topology')
       for (const part of ['nfvs', 'vfs', 'mirrors']) assert.equal(now[part], exported[part], part)
       const again = await h.api('POST', '/v1/topology/plan', now)
-      assert.equal(again.json(), { steps: [], summary: {} })
+      // Nothing to do; the nfv's patch into ring:0, which nothing reads, is only a warning.
+      const { steps, summary } = again.json() as { steps: unknown[]; summary: object }
+      assert.equal({ steps, summary }, { steps: [], summary: {} })
     },
     era2020,
   )

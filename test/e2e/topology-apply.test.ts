@@ -2,6 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openEventStream, type StreamEvent } from '../../src/cli/sse-client.ts'
+import type { SimProcess } from '../../src/sim/sim-process.ts'
 import { commandsOf, withHarness, type Harness, type Reply } from '../helpers/harness.ts'
 import { PRIMARY_NFV_VF } from '../helpers/chain.ts'
 
@@ -265,24 +266,138 @@ test('a second apply while one runs is 409; a silent process fails with 500, the
           failures.map((f) => f.number),
           [1],
         )
-        // The vf's other steps are skipped; the nfv's run to their end.
+        // The vf's other steps are skipped; the nfv's run to their end but its forward start,
+        // which waited for the vf to read ring:0: never sent into a ring nobody reads.
         assert.equal(
           skipped.map((s) => s.number),
-          [2, 3],
+          [2, 3, 6],
         )
         assert.equal(
           done.map((s) => s.number),
-          [4, 5, 6],
+          [4, 5],
         )
+        assert.not.ok(commandsOf(h.sim('nfv 1')).includes('forward'))
         const told = await seen
         assert.equal(
           told.map((e) => e.event),
-          ['apply.step', 'apply.step', 'apply.step', 'apply.step', 'apply.failed'],
+          ['apply.step', 'apply.step', 'apply.step', 'apply.failed'],
         )
         assert.equal(told.at(-1)!.data.failed, 1)
       })
     },
     { commandTimeoutMs: 1000 },
+  ))
+
+test("plan answers the order it will run (a waiting step's after) and warns of a ring nothing reads", () =>
+  withHarness(PRIMARY_NFV_VF, async (h) => {
+    const running = { ...CHAIN, nfvs: { '1': { ...CHAIN.nfvs['1'], status: 'Running' } } }
+    const planned = (await h.api('POST', '/v1/topology/plan', running)).json() as {
+      steps: { action: string; after?: unknown }[]
+    }
+    assert.equal(
+      planned.steps.map((s) => [s.action, s.after]),
+      [
+        ['component.start', undefined],
+        ['port.attach', undefined],
+        ['port.attach', undefined],
+        ['port.add', undefined],
+        ['patch.set', undefined],
+        [
+          'forward.start',
+          {
+            steps: [1, 3],
+            why: 'waits for the readers of ring:0 (vf:2 fwd1) to be attached and started',
+          },
+        ],
+      ],
+    )
+    assert.not.ok('warnings' in planned)
+    const alone = await h.api('POST', '/v1/topology/plan', { nfvs: running.nfvs })
+    assert.is(alone.status, 200)
+    assert.equal((alone.json() as { warnings: unknown }).warnings, [
+      {
+        port: 'ring:0',
+        why: 'ring:0: nfv:1 patch phy:0 -> ring:0 sends into it and nothing reads it: what is sent there is dropped',
+      },
+    ])
+    // Applied all the same; and a single REST request is never refused for it.
+    assert.is((await h.api('POST', '/v1/topology/apply', { nfvs: running.nfvs })).status, 200)
+    assert.is(
+      (await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:1' })).status,
+      204,
+    )
+    assert.is(
+      (await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:1', dst: 'ring:1' })).status,
+      204,
+    )
+  }))
+
+/** Resolves once `sim` has answered `line` (its reply written, or held). */
+const answered = (sim: SimProcess, line: string) =>
+  new Promise<void>((resolve) => {
+    const on = (got: string) => got === line && (sim.off('answered', on), resolve())
+    sim.on('answered', on)
+  })
+/** Holds `sim`'s replies from its reply to `line` on; resolves with the release. */
+const holdFrom = (sim: SimProcess, line: string) =>
+  new Promise<() => void>((resolve) => {
+    const on = (got: string) => got === line && (sim.off('command', on), resolve(sim.hold()))
+    sim.on('command', on)
+  })
+
+test("commands reach the processes in the schedule's order: the nfv forwards into ring:0 only once the vf reads it, and stops before the vf lets it go", () =>
+  withHarness(
+    PRIMARY_NFV_VF,
+    async (h) => {
+      const [nfv, vf] = [h.sim('nfv 1'), h.sim('vf 2')]
+      const arrived: string[] = []
+      for (const [name, sim] of [
+        ['nfv:1', nfv],
+        ['vf:2', vf],
+      ] as const)
+        sim.on('command', (line) => line !== 'status' && arrived.push(`${name} ${line}`))
+      const running = structuredClone(CHAIN) as typeof CHAIN & { nfvs: { '1': { status: string } } }
+      running.nfvs['1'].status = 'Running'
+
+      // The vf is slow (SPP's reads its socket once a second): its first reply is held while the
+      // nfv adds its port and sets its patch. A status read of the nfv, queued behind whatever
+      // the apply sends it, shows that the forward start was not sent meanwhile.
+      let release = holdFrom(vf, 'component start fwd1 2 forward')
+      const applying = h.api('POST', '/v1/topology/apply', running)
+      await answered(nfv, 'patch phy:0 ring:0')
+      assert.is((await h.api('GET', '/v1/nfvs/1')).status, 200)
+      assert.not.ok(arrived.includes('nfv:1 forward'), arrived.join('\n'))
+      ;(await release)()
+      assert.is((await applying).status, 200)
+      const of = (name: string) => arrived.filter((a) => a.startsWith(name))
+      assert.equal(of('vf:2'), [
+        'vf:2 component start fwd1 2 forward',
+        'vf:2 port add phy:1 tx fwd1',
+        'vf:2 port add ring:0 rx fwd1',
+      ])
+      assert.equal(of('nfv:1'), ['nfv:1 add ring:0', 'nfv:1 patch phy:0 ring:0', 'nfv:1 forward'])
+      assert.is(arrived.at(-1), 'nfv:1 forward') // after the vf's last: it reads ring:0
+
+      // Tearing down: the nfv's stop is held; the vf does not let ring:0 go until it is answered.
+      arrived.length = 0
+      release = holdFrom(nfv, 'stop')
+      const emptying = h.api('POST', '/v1/topology/apply', {
+        nfvs: { '1': { status: 'Idle', ports: ['phy:0', 'phy:1'], patches: [] } },
+        vfs: { '2': { components: [] } },
+      })
+      await answered(nfv, 'stop')
+      assert.is((await h.api('GET', '/v1/vfs/2')).status, 200) // queued behind the vf's steps
+      assert.equal(arrived, ['nfv:1 stop'])
+      ;(await release)()
+      assert.is((await emptying).status, 200)
+      assert.equal(of('vf:2'), [
+        'vf:2 port del ring:0 rx fwd1',
+        'vf:2 port del phy:1 tx fwd1',
+        'vf:2 component stop fwd1',
+      ])
+      assert.equal(of('nfv:1'), ['nfv:1 stop', 'nfv:1 patch reset', 'nfv:1 del ring:0'])
+    },
+    { statusMaxAgeMs: 0 }, // every read asks the process: the reads above are barriers
   ))
 
 test.run()

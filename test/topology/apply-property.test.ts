@@ -205,7 +205,9 @@ test(`${RUNS} random pairs of states: no refusal, the desired state reached, not
           const after = await live(h)
           assert.equal(shape(after), expected(before, to))
           const again = await h.api('POST', '/v1/topology/plan', to)
-          assert.equal(again.json(), { steps: [], summary: {} })
+          // Nothing left to do (a ring the state sends into unread is only a warning).
+          const { steps, summary } = again.json() as { steps: unknown[]; summary: object }
+          assert.equal({ steps, summary }, { steps: [], summary: {} })
         }),
         { numRuns: RUNS },
       )

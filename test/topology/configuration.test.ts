@@ -197,7 +197,9 @@ for (const [era, live] of [
   test(`the ${era} configuration plans to no step against the state it was taken from`, () => {
     const document = live as unknown as TopologyDocument
     const result = plan(document, parseDesired(configurationOf(document)))
-    assert.equal(result, { ok: true, plan: { steps: [], summary: {} } })
+    // No step (the classifier sends into ring:1, which nothing reads: a warning, not a step).
+    assert.ok(result.ok)
+    assert.equal({ ...result.plan, warnings: [] }, { steps: [], summary: {}, warnings: [] })
   })
 
 const UNREADABLE: [string, TopologyDocument, object][] = [

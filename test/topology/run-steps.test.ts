@@ -20,11 +20,18 @@ function controlledSend() {
   const sent: number[] = []
   const answers = new Map<number, (answer: StepAnswer) => void>()
   const waiting = new Set<() => void>()
+  let rest: StepAnswer | undefined
   return {
     sent,
+    /** Answers every step sent from now on at once (a test that failed must not hang). */
+    answerRest(answer: StepAnswer = { ok: true, status: 204 }) {
+      rest = answer
+      for (const [, resolve] of answers) resolve(answer)
+    },
     send: (_: Step, number: number) =>
       new Promise<StepAnswer>((resolve) => {
         sent.push(number)
+        if (rest) return resolve(rest)
         answers.set(number, resolve)
         for (const wake of waiting) wake()
       }),
@@ -135,6 +142,84 @@ test('tear-down everywhere first: a ring moves from one vf to another only once 
   await c.until(3)
   c.answer(3)
   assert.is((await run).done.length, 3)
+})
+
+/** A step that waits for `after` (numbers of the same plan), as the schedule marks it. */
+const waiting = (s: Step, ...after: number[]): Step => ({ ...s, after: { steps: after, why: '' } })
+
+test("a step waits for the steps it is after; its process's next ones wait, the others go on", async () => {
+  const steps = [
+    step('vf:2', 'component.start'),
+    step('vf:2', 'port.attach'),
+    step('nfv:1', 'port.add'),
+    waiting(step('nfv:1', 'forward.start'), 1, 2),
+    step('nfv:1', 'port.add'),
+    step('mirror:3', 'component.start'),
+  ]
+  const c = controlledSend()
+  const run = runSteps(steps, c.send, () => {})
+  await Promise.all([c.until(1), c.until(3), c.until(6)]) // unrelated processes side by side
+  c.answer(3) // the nfv's port is added: its forward start would go now, but waits for the vf
+  c.answer(6)
+  c.answer(1)
+  await c.until(2)
+  assert.equal(c.sent, [1, 3, 6, 2])
+  c.answer(2)
+  await c.until(4)
+  c.answer(4)
+  await c.until(5)
+  c.answer(5)
+  const { done, skipped } = await run
+  assert.equal(
+    done.map((d) => d.number),
+    [1, 2, 3, 4, 5, 6],
+  )
+  assert.equal(skipped, [])
+  assert.equal(c.sent, [1, 3, 6, 2, 4, 5])
+})
+
+test("a sender whose reader's step fails is never sent, nor the rest of its process", async () => {
+  const steps = [
+    step('vf:2', 'component.start'),
+    step('vf:2', 'port.attach'),
+    step('nfv:1', 'port.add'),
+    waiting(step('nfv:1', 'forward.start'), 1, 2),
+    step('nfv:1', 'port.add'),
+    step('mirror:3', 'component.start'),
+  ]
+  const c = controlledSend()
+  const run = runSteps(steps, c.send, () => {})
+  await Promise.all([c.until(1), c.until(3), c.until(6)])
+  c.answer(1)
+  c.answer(3)
+  c.answer(6)
+  await c.until(2)
+  c.answer(2, 400, 'command error: bad value(port)')
+  c.answerRest()
+  const { done, failures, skipped } = await run
+  assert.equal(
+    done.map((d) => d.number),
+    [1, 3, 6],
+  )
+  assert.equal(
+    failures.map((f) => f.number),
+    [2],
+  )
+  assert.equal(
+    skipped.map((s) => s.number),
+    [4, 5],
+  )
+  assert.equal(c.sent, [1, 3, 6, 2])
+})
+
+test('a wait for a later step (a plan not made by the schedule) is not waited for', async () => {
+  const steps = [waiting(step('nfv:1', 'forward.start'), 2), step('vf:2', 'port.attach')]
+  const c = controlledSend()
+  const run = runSteps(steps, c.send, () => {})
+  await Promise.all([c.until(1), c.until(2)])
+  c.answer(1)
+  c.answer(2)
+  assert.is((await run).done.length, 2)
 })
 
 test('a send that throws is a failed step (500 INTERNAL), not a runner that throws', async () => {

@@ -104,13 +104,19 @@ function componentLines(was: Component[], want: Component[]): string[] {
   return lines
 }
 
-/** The diff per process, then the numbered steps and their summary. */
+/**
+ * The diff per process, then the numbered steps in the order they run (a step that waits for
+ * steps of other processes says which, and why) and their summary, then the warnings.
+ */
 export function describePlan(
   live: TopologyDocument,
   desired: DesiredDocument,
   plan: ShownPlan,
 ): string {
-  if (plan.steps.length === 0) return 'No changes: the live topology already matches.\n'
+  const warnings = (plan.warnings ?? []).map((w) => `  ${w.why}`)
+  const warned = warnings.length > 0 ? ['Warnings:', ...warnings] : []
+  if (plan.steps.length === 0)
+    return ['No changes: the live topology already matches.', ...warned, ''].join('\n')
   const lines = ['Changes:', ...renderDiff(live, desired).map((line) => `  ${line}`), '']
   lines.push(`Steps (${plan.steps.length}):`)
   const width = String(plan.steps.length).length
@@ -118,8 +124,10 @@ export function describePlan(
     lines.push(`  ${String(i + 1).padStart(width)}. ${step.why}`)
     const body = step.body === undefined ? '' : ` ${JSON.stringify(step.body)}`
     lines.push(`  ${' '.repeat(width)}  ${step.method} ${step.path}${body}`)
+    if (step.after)
+      lines.push(`  ${' '.repeat(width)}  after ${step.after.steps.join(', ')}: ${step.after.why}`)
   })
   const counts = Object.entries(plan.summary).map(([action, n]) => `${n} ${action}`)
-  lines.push('', `Summary: ${counts.join(', ')}`, '')
+  lines.push('', `Summary: ${counts.join(', ')}`, '', ...(warned.length > 0 ? [...warned, ''] : []))
   return lines.join('\n')
 }

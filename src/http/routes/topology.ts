@@ -50,8 +50,27 @@ const Step = v.object({
   body: v.optional(v.record(v.string(), v.unknown())),
   action: v.string(),
   why: v.string(),
+  after: v.optional(
+    v.pipe(
+      v.object({ steps: v.array(v.number()), why: v.string() }),
+      v.description(
+        'the steps (by number, from 1) this one waits for besides the one before it of its own process: the readers of a ring it sends into, or the senders into a ring it stops reading',
+      ),
+    ),
+  ),
 })
-export const Plan = v.object({ steps: v.array(Step), summary: v.record(v.string(), v.number()) })
+export const Plan = v.object({
+  steps: v.array(Step),
+  summary: v.record(v.string(), v.number()),
+  warnings: v.optional(
+    v.pipe(
+      v.array(v.object({ port: v.string(), why: v.string() })),
+      v.description(
+        'only when there are some: the rings the desired state sends into while nothing reads them (applied all the same), or a loop of waits the order breaks',
+      ),
+    ),
+  ),
+})
 export const Applied = v.object({
   done: v.array(v.looseObject({})),
   summary: v.record(v.string(), v.number()),
@@ -190,7 +209,8 @@ export const topologyRoutes: Route[] = [
   {
     method: 'post',
     path: '/v1/topology/plan',
-    summary: 'The steps that would make the live state the desired one (nothing is sent)',
+    summary:
+      'The steps that would make the live state the desired one, in the order they run, and the rings it would send into that nothing reads (nothing is sent)',
     body: DesiredDocument,
     example,
     success: Plan,
@@ -198,7 +218,8 @@ export const topologyRoutes: Route[] = [
     handle: async (c, { applier }) => {
       const { etag, plan } = await applier.plan(await desiredOf(c), c.get('requestId'))
       c.header('ETag', etag)
-      return c.json(shownPlan(plan))
+      const { warnings } = plan
+      return c.json({ ...shownPlan(plan), ...(warnings.length > 0 ? { warnings } : {}) })
     },
   },
   {

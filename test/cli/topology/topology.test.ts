@@ -157,7 +157,12 @@ for (const era of ['18.11', '2020'] as const)
 
         const again = await run(h, ['plan', '-f', '-', '--detailed-exitcode'], got.stdout)
         assert.is(again.code, 0, again.stdout + again.stderr)
-        assert.is(again.stdout, 'No changes: the live topology already matches.\n')
+        // The 2020 primary forwards into ring:1, which nothing reads: said, still no change.
+        const warned =
+          era === '2020'
+            ? 'Warnings:\n  ring:1: primary patch phy:1 -> ring:1 sends into it and nothing reads it: what is sent there is dropped\n'
+            : ''
+        assert.is(again.stdout, `No changes: the live topology already matches.\n${warned}`)
 
         const all = await run(h, ['get', '--json', '--with-status'])
         const full = JSON.parse(all.stdout) as { primary: { phy_ports: { rx: number }[] } }
@@ -166,6 +171,51 @@ for (const era of ['18.11', '2020'] as const)
       },
       { sim: { era, pollMs: 0 } },
     ))
+
+test('plan shows which step waits for which, and warns of a ring nothing reads; exit codes as before', () =>
+  withHarness(DEMO, async (h) => {
+    const chain = stringify({
+      nfvs: {
+        '1': {
+          status: 'Running',
+          ports: ['phy:0', 'phy:1', 'ring:0'],
+          patches: [{ src: 'phy:0', dst: 'ring:0' }],
+        },
+      },
+      vfs: {
+        '2': {
+          components: [
+            {
+              name: 'fwd1',
+              core: 2,
+              type: 'forward',
+              rx_port: [{ port: 'ring:0' }],
+              tx_port: [{ port: 'phy:1' }],
+            },
+          ],
+        },
+      },
+    })
+    const planned = await run(h, ['plan', '-f', '-', '--detailed-exitcode'], chain)
+    assert.is(planned.code, 2, planned.stderr)
+    assert.match(
+      planned.stdout,
+      / {2}6\. start forwarding on nfv 1: Running is wanted\n {5}PUT \/v1\/nfvs\/1\/forward \{"action":"start"\}\n {5}after 1, 3: waits for the readers of ring:0 \(vf:2 fwd1\) to be attached and started\n/,
+    )
+    assert.not.match(planned.stdout, /Warnings/)
+    // Without the vf, the nfv sends into a ring nothing reads: planned all the same, and said.
+    const alone = stringify({ nfvs: (parse(chain) as { nfvs: object }).nfvs })
+    const warned = await run(h, ['plan', '-f', '-', '--detailed-exitcode'], alone)
+    assert.is(warned.code, 2, warned.stderr)
+    assert.match(
+      warned.stdout,
+      /Summary: 1 port\.add, 1 patch\.set, 1 forward\.start\n\nWarnings:\n {2}ring:0: nfv:1 patch phy:0 -> ring:0 sends into it and nothing reads it: what is sent there is dropped\n$/,
+    )
+    assert.is((await run(h, ['plan', '-f', '-'], alone)).code, 0)
+    const applied = await run(h, ['apply', '-f', '-'], alone)
+    assert.is(applied.code, 0, applied.stderr)
+    assert.match(applied.stdout, /Applied 3 steps in/)
+  }))
 
 test('a refused document and a failed step exit 1 with the reason on stderr', () =>
   withHarness(DEMO, async (h) => {
