@@ -88,6 +88,9 @@ export function checkOf(read: ReadPaths, windowS: number) {
   return { result, problems, unknown, notTold, missing, document }
 }
 
+/** `1 hop`, `2 hops`. */
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
 /** The lines check prints (stdout) for what it found; `notTold` goes to stderr. */
 export function checkText({ result, problems, unknown, document }: ReturnType<typeof checkOf>) {
   const over =
@@ -96,13 +99,16 @@ export function checkText({ result, problems, unknown, document }: ReturnType<ty
   if (result === 'ok')
     return document.hops.length === 0
       ? 'No problems: nothing is configured to move packets.\n'
-      : `No problems: ${document.hops.length} hops on ${paths} paths (${over}).\n`
+      : `No problems: ${count(document.hops.length, 'hop')} on ${count(paths, 'path')} (${over}).\n`
   if (result === 'unknown') return ''
   const lines = problems.map(problemLine)
-  const count = `${problems.length} ${problems.length === 1 ? 'problem' : 'problems'}`
-  lines.push(`${count} (${over}); \`spp-ctl topology trace\` shows every path.`)
+  lines.push(
+    `${count(problems.length, 'problem')} (${over}); \`spp-ctl topology trace\` shows every path.`,
+  )
   if (unknown.length > 0)
-    lines.push(`${unknown.length} more hops could not be judged: ${unknown[0]!.verdict.reason}.`)
+    lines.push(
+      `${count(unknown.length, 'more hop')} could not be judged: ${unknown[0]!.verdict.reason}.`,
+    )
   if (document.not_read.length > 0)
     lines.push(`Not read yet: ${document.not_read.join(', ')} (what they move is missing).`)
   return `${lines.join('\n')}\n`

@@ -256,7 +256,7 @@ test('check exits 0 when nothing is wrong: a reader as fast as the source', () =
       await twoReads(h, clock)
       const run = await topology(h, 'check')
       assert.is(run.code, 0, run.stderr)
-      assert.is(run.stdout, 'No problems: 2 hops on 1 paths (rates over 1 s).\n')
+      assert.is(run.stdout, 'No problems: 2 hops on 1 path (rates over 1 s).\n')
       const json = await topology(h, 'check', '--json')
       assert.is(json.code, 0)
       assert.equal(JSON.parse(json.stdout), {
