@@ -1,6 +1,7 @@
 // `spp-ctl topology trace` and `check` as a user runs them: the real binary against the controller
 // and simulated processes whose packets (20 000 a second on phy:0) and status reads go by the
 // test's clock, over the recorded chain phy:0 -> nfv:1 -> ring:0 -> vf:2 fwd1 -> phy:1.
+import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -88,6 +89,19 @@ const shape = (text: string) =>
     .replace(/not counted {2,}(?=\S)/g, 'not counted  ')
 
 /**
+ * The example of docs/packets.md after `<!-- NAME example: ... -->`: its command (the `$` line)
+ * and what it prints, to the end of its fenced block.
+ */
+function docsExample(name: string) {
+  const page = readFileSync(new URL('../../../docs/packets.md', import.meta.url), 'utf8')
+  const start = page.indexOf(`<!-- ${name} example:`)
+  assert.ok(start >= 0, `docs/packets.md has the ${name} example`)
+  const [, command = '', printed = ''] =
+    /^[^\n]*\n```\n\$ ([^\n]*)\n([\s\S]*?)```\n/.exec(page.slice(start)) ?? []
+  return { command, printed }
+}
+
+/**
  * Moves the clock by `ms` once the first answer to GET /v1/topology/paths has been written: the
  * command's second read, if it makes one, is a read of its own, `ms` later.
  */
@@ -139,6 +153,10 @@ test('trace prints the tree of the recorded chain: each hop with its mover, stat
         '',
       ].join('\n'),
     )
+    // docs/packets.md shows this run.
+    const example = docsExample('trace')
+    assert.is(example.command, 'spp-ctl topology trace')
+    assert.is(shape(example.printed), shape(run.stdout))
     // The numbers are the hops' rates: 20 000 a second arrive, the vf takes 5 000 of them.
     assert.match(run.stdout, /\n {4}\| {3}offered {5}20000 pps +phy:0 rx\n/)
     assert.match(run.stdout, /\n {12}offered {5}5\d{3}(\.\d)? pps/)
@@ -218,6 +236,11 @@ test('check exits 2 with one line per problem hop (where, what, why, what to do)
         'vf:2 fwd1 cannot keep up: give it a core of its own, share the load with more readers, or send less into ring:0\n' +
         '1 problem (rates over 1 s); `spp-ctl topology trace` shows every path.\n',
     )
+
+    // docs/packets.md shows this run, and its exit status.
+    const example = docsExample('check')
+    assert.is(example.command, 'spp-ctl topology check; echo "exit $?"')
+    assert.is(shape(example.printed), `${shape(run.stdout)}exit 2\n`)
 
     const json = await topology(h, 'check', '--json', '--quiet')
     assert.is(json.code, 2)
