@@ -63,6 +63,12 @@ Options:
                               its alive and observed keys are kept there (docs/fleet.md)
       --host-name NAME        this host's name in the fleet (default: the machine's hostname)
       --etcd-prefix P         where the fleet's keys are in etcd (default /spp-ctl/)
+      --etcd-ca FILE          with https:// URLs: the CA of etcd's certificate (default the system's)
+      --etcd-cert FILE        a client certificate for etcd, where it asks for one (its CN is the
+      --etcd-key FILE         etcd user with etcd's --client-cert-auth and no password), and its key
+      --etcd-user NAME        an etcd user (etcd's authentication), its password read from
+      --etcd-password-file FILE
+                              (never from the command line); these files are read again on SIGHUP
       --log-level LEVEL       ${LOG_LEVELS.join(', ')} (default info); on stderr
       --log-format FORMAT     json (one JSON object a line) or pretty (one readable line);
                               default pretty when stderr is a terminal, else json

@@ -129,7 +129,7 @@ export async function runDaemon(version: () => string): Promise<void> {
     fail('--api-socket-group needs --api-socket')
   let fleet: FleetSettings | undefined
   try {
-    fleet = fleetSettings(parsed, version)
+    fleet = await fleetSettings(parsed, version)
   } catch (error) {
     fail((error as Error).message)
   }
@@ -167,10 +167,16 @@ export async function runDaemon(version: () => string): Promise<void> {
     process.exit(1)
   })
 
-  // SIGHUP reads the auth file again (systemctl reload): a token removed is refused from then on.
-  // Without --auth-file there is nothing to read, and SIGHUP keeps its usual meaning.
-  if (typeof authFile === 'string' && readClients)
-    process.on('SIGHUP', () => controller.reloadClients(authFile, readClients))
+  // SIGHUP reads the auth file again (systemctl reload): a token removed is refused from then on;
+  // and etcd's credentials (a certificate renewed, a password changed). Without either there is
+  // nothing to read, and SIGHUP keeps its usual meaning.
+  const etcdCredentials = fleet?.credentials !== undefined
+  if ((typeof authFile === 'string' && readClients) || etcdCredentials)
+    process.on('SIGHUP', () => {
+      if (typeof authFile === 'string' && readClients)
+        controller.reloadClients(authFile, readClients)
+      if (etcdCredentials) void controller.reloadEtcdCredentials()
+    })
 
   // The first signal stops gracefully; a second one exits at once, as killed by it (128 + number).
   const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143 } as const

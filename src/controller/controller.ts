@@ -17,7 +17,7 @@ import { dropMetrics } from '../observe/drop-metrics.ts'
 import { createMetrics } from '../observe/metrics.ts'
 import { processUp } from '../observe/process-up.ts'
 import { queueLimit } from '../observe/queue-limit.ts'
-import { startControllerFleet } from '../fleet/controller-link.ts'
+import { startControllerFleet, type ControllerFleet } from '../fleet/controller-link.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS, openStore } from '../store/store.ts'
 import { driftSamples } from '../remember/drift.ts'
 import { dropPoints } from '../topology/drop-points.ts'
@@ -143,15 +143,42 @@ export async function startController(options: ControllerOptions) {
     },
     'controller listening',
   )
-  // With --etcd: etcd's client (gRPC) is loaded then, never for a controller without a fleet.
-  const fleet =
-    options.fleet &&
-    (await startControllerFleet({
-      ...{ settings: options.fleet, registry, hub, metrics, log },
-      api: { host, port: apiPort },
-      // The fleet takes what etcd desires into memory and has it restored.
-      remembering: memory && restorer && { memory, restorer, mode: options.restore ?? 'on' },
-    }))
+  let fleet: ControllerFleet | undefined
+  /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
+  async function close() {
+    await fleet?.close() // its alive key goes at once, not at the lease's end
+    services.confirmations.close() // one pending is undone by the next start
+    services.paths.close()
+    processes.close(false)
+    hub.close() // event streams would otherwise keep their connections open
+    const drained = Promise.all(servers.map((server) => server.stop()))
+    const grace = setTimeout(() => {
+      for (const { server } of servers) server.closeAllConnections()
+    }, options.commandTimeoutMs + 1000)
+    await drained
+    clearTimeout(grace)
+    guard.stop()
+    processes.close(true)
+    // Commits what is queued and releases the state directory. What it cannot save was never
+    // acknowledged (every 2xx waited for its sync), so the controller still stops as asked.
+    await store?.close().catch((err: unknown) => log.error({ err }, 'state directory not saved'))
+    log.info('controller stopped')
+  }
+  // With --etcd: etcd's client (gRPC) is loaded then, never for a controller without a fleet. An
+  // etcd that refuses this host (TLS, authentication, a permission) stops the start; one that
+  // does not answer is tried again while the controller serves.
+  if (options.fleet)
+    try {
+      fleet = await startControllerFleet({
+        ...{ settings: options.fleet, registry, hub, metrics, log },
+        api: { host, port: apiPort },
+        // The fleet takes what etcd desires into memory and has it restored.
+        remembering: memory && restorer && { memory, restorer, mode: options.restore ?? 'on' },
+      })
+    } catch (error) {
+      await close()
+      throw error
+    }
   if (!options.clients && !host.startsWith('127.'))
     log.warn(
       { host, apiPort },
@@ -198,26 +225,12 @@ export async function startController(options: ControllerOptions) {
         return false
       }
     },
-    /** Stops accepting, lets requests in flight finish (bounded by the command timeout), then disconnects. */
-    async close() {
-      await fleet?.close() // its alive key goes at once, not at the lease's end
-      services.confirmations.close() // one pending is undone by the next start
-      services.paths.close()
-      processes.close(false)
-      hub.close() // event streams would otherwise keep their connections open
-      const drained = Promise.all(servers.map((server) => server.stop()))
-      const grace = setTimeout(() => {
-        for (const { server } of servers) server.closeAllConnections()
-      }, options.commandTimeoutMs + 1000)
-      await drained
-      clearTimeout(grace)
-      guard.stop()
-      processes.close(true)
-      // Commits what is queued and releases the state directory. What it cannot save was never
-      // acknowledged (every 2xx waited for its sync), so the controller still stops as asked.
-      await store?.close().catch((err: unknown) => log.error({ err }, 'state directory not saved'))
-      log.info('controller stopped')
-    },
+    /**
+     * Reads etcd's credentials again from their files (SIGHUP): a new client with them when they
+     * changed; the ones in force when a file cannot be used. Resolves whether new ones are in force.
+     */
+    reloadEtcdCredentials: async () => (await fleet?.reloadCredentials()) ?? false,
+    close,
   }
 }
 

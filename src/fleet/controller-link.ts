@@ -11,6 +11,7 @@ import type { Metrics } from '../observe/metrics.ts'
 import type { Memory } from '../remember/memory.ts'
 import type { Restorer, RestoreMode } from '../remember/restore.ts'
 import { desiredSide } from './desired-side.ts'
+import { readCredentials, type EtcdCredentials } from './etcd-access.ts'
 import { DEFAULT_PREFIX, fleetKeys } from './keys.ts'
 import { createFleetLink, type FleetLink } from './link.ts'
 import { observedOf } from './observed-of.ts'
@@ -18,6 +19,8 @@ import { observedOf } from './observed-of.ts'
 /** The flags: `--etcd`, `--host-name`, `--etcd-prefix`, and the version the alive key tells. */
 export type FleetSettings = {
   endpoints: string[]
+  /** `--etcd-ca`, `--etcd-cert`, `--etcd-key`, `--etcd-user`: as read at start. */
+  credentials?: EtcdCredentials
   /** This host's name in the fleet (default: the machine's hostname). */
   host?: string
   prefix?: string
@@ -41,6 +44,12 @@ export type ControllerFleetOptions = {
 /** The controller's fleet link; `close` revokes its alive key. */
 export type ControllerFleet = {
   link: FleetLink
+  /**
+   * Reads etcd's credentials again from their files (SIGHUP): a new client with them when they
+   * changed. A file that cannot be read keeps the ones in force, and says why. Resolves whether
+   * new credentials are in force.
+   */
+  reloadCredentials(): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -49,8 +58,10 @@ export const apiUrl = ({ host, port }: ControllerFleetOptions['api']) =>
   `http://${host === '0.0.0.0' ? hostname() : host}:${port}/`
 
 /**
- * Connects the controller to etcd: never waits for it (a link to an etcd that does not answer is
- * made at once), and nothing on the request path ever calls it.
+ * Connects the controller to etcd: waits for its first answer, not for etcd to be there (a link to
+ * an etcd that does not answer is made at once, and tries again); rejects with an
+ * EtcdRefusedError's line when etcd refuses this host (a TLS handshake, authentication, a
+ * permission). Nothing on the request path ever calls it.
  */
 export async function startControllerFleet(
   options: ControllerFleetOptions,
@@ -69,6 +80,7 @@ export async function startControllerFleet(
   let reached = false
   const link = await createFleetLink({
     ...{ endpoints: settings.endpoints, prefix: settings.prefix, host, log },
+    credentials: settings.credentials,
     ...{ url: apiUrl(options.api), version: settings.version, observedIntervalMs: interval },
     ...side?.initial(),
     onUp(isUp) {
@@ -119,17 +131,53 @@ export async function startControllerFleet(
   for (const process of registry.processes()) onRegistered(process)
   changed()
 
-  return {
+  let credentials = settings.credentials
+  const fleet: ControllerFleet = {
     link,
-    async close() {
-      closed = true
-      clearTimeout(timer)
-      unsubscribe()
-      registry.off('registered', onRegistered)
-      stopHearing()
-      stopWriting?.()
-      side?.close()
-      await link.close()
+    async reloadCredentials() {
+      if (!credentials) {
+        log.warn('started without etcd credentials (--etcd-ca, --etcd-user...): none to read again')
+        return false
+      }
+      try {
+        const next = await readCredentials(credentials.access)
+        credentials = next
+        const changed = link.reload(next)
+        log.info(
+          { changed },
+          changed
+            ? "etcd's credentials read again: a new client with them"
+            : "etcd's credentials read again: unchanged",
+        )
+        return changed
+      } catch (error) {
+        log.error(
+          { reason: (error as Error).message },
+          "etcd's credentials not read again: the ones in force are kept",
+        )
+        return false
+      }
     },
+    close: () => stop(true),
   }
+  /** `revoke`: the alive key goes at once (it is left to its TTL when etcd refused the start). */
+  async function stop(revoke: boolean) {
+    closed = true
+    clearTimeout(timer)
+    unsubscribe()
+    registry.off('registered', onRegistered)
+    stopHearing()
+    stopWriting?.()
+    side?.close()
+    await link.close({ revoke })
+  }
+  // Waited for once everything is wired: a request answered meanwhile (etcd may say it is
+  // reached before) is written like any other.
+  try {
+    await link.started
+  } catch (error) {
+    await stop(false)
+    throw error
+  }
+  return fleet
 }

@@ -2,10 +2,9 @@
 import type { Etcd3, IKeyValue, Watcher } from 'etcd3'
 import type { Logger } from 'pino'
 import type { DesiredDocument } from '../topology/document.ts'
-import { isConnectionError, text } from './etcd-client.ts'
+import { text } from './etcd-client.ts'
 import { decodeDesired } from './keys.ts'
 import { mergeDesired, sameDesired } from './merge.ts'
-import type { Reachability } from './reachability.ts'
 
 /** A desired document and the etcd revision it was written at (its key's mod_revision). */
 export type DesiredRevision = { document: DesiredDocument; revision: number }
@@ -15,11 +14,27 @@ export type DesiredUpdate = DesiredRevision & { lost: string[] }
 // What this host last knew of the key: `at` is the etcd revision that knowledge is current at.
 type Seen = DesiredRevision & { at: number; present: boolean }
 
+/** What the sync tells the fleet link, and asks of it. */
+export type SyncLink = {
+  /** The link does not work now: nothing is sent but what the link's probe forces. */
+  readonly down: boolean
+  /** A call succeeded (`write`: a write did). */
+  ok(write?: boolean): void
+  /**
+   * A call failed (or a stream broke, `stream`): true when it was the link's failure (etcd away or
+   * refusing), not the call's.
+   */
+  failed(error: unknown, what: string, write?: boolean, stream?: boolean): boolean
+  /** etcd cancelled the watch: the link decides how to watch again. */
+  watchFailed(error: Error): void
+}
+
 export type DesiredSyncOptions = {
-  client: Etcd3
+  /** The link's client now (a new one after credentials are read again). */
+  client: () => Etcd3
   key: string
   log: Logger
-  reach: Reachability
+  link: SyncLink
   onDesired: (update: DesiredUpdate) => void
   desired?: DesiredDocument
   seen?: DesiredRevision
@@ -28,7 +43,7 @@ export type DesiredSyncOptions = {
 
 /** Keeps the local desired document and the key in step (see mergeDesired for who wins). */
 export function createDesiredSync(options: DesiredSyncOptions) {
-  const { client, key, log, reach, onDesired, retryMs } = options
+  const { client, key, log, link, onDesired, retryMs } = options
   let seen: Seen | undefined = options.seen && { ...options.seen, at: 0, present: true }
   let local = options.desired ?? options.seen?.document
   let pending = local !== undefined && !(seen && sameDesired(local, seen.document))
@@ -90,12 +105,13 @@ export function createDesiredSync(options: DesiredSyncOptions) {
         const document = local
         const expected = seen?.present ? seen.revision : 0 // 0: the key does not exist
         counts.transactions++
-        const result = await client
+        const etcd = client()
+        const result = await etcd
           .if(key, 'Mod', '==', expected)
-          .then(client.put(key).value(JSON.stringify(document)))
-          .else(client.get(key))
+          .then(etcd.put(key).value(JSON.stringify(document)))
+          .else(etcd.get(key))
           .commit()
-        reach.ok()
+        link.ok(true)
         refusal = ''
         const at = Number(result.header.revision)
         if (result.succeeded) {
@@ -110,7 +126,7 @@ export function createDesiredSync(options: DesiredSyncOptions) {
           throw new Error(`no progress on ${key} at revision ${at}`)
       }
     } catch (error) {
-      if (isConnectionError(error)) reach.failed(error)
+      if (link.failed(error, `writing ${key}`, true)) refusal = ''
       else if (String(error) !== refusal) {
         refusal = String(error) // logged once, not at every try
         log.error({ key, err: error }, 'etcd refused the desired document; trying again')
@@ -124,34 +140,42 @@ export function createDesiredSync(options: DesiredSyncOptions) {
     }
   }
 
-  // While etcd is known down, nothing is sent: a call queued by gRPC until etcd returns would
-  // land then, before the latest change, as a write of its own. The watch tells when it is back.
-  function kick() {
-    if (!writing && pending && !closed && !reach.down) void writeLoop()
+  // While the link is down, nothing is sent: a call queued by gRPC until etcd returns would land
+  // then, before the latest change, as a write of its own. The watch tells when it is back; the
+  // link's probe forces a write that etcd refused (its success is what ends the refusal).
+  function kick(force = false) {
+    if (!writing && pending && !closed && (force || !link.down)) void writeLoop()
   }
 
   /** Reads the key afresh: on each (re)connection of the watch, which may have missed changes. */
   async function read() {
     counts.reads++
-    const result = await client.get(key).exec()
-    reach.ok()
+    const result = await client().get(key).exec()
+    link.ok()
     remote(result.kvs[0], Number(result.header.revision))
     markRead()
     kick()
   }
 
+  // Events of a watch that was replaced (a new client) are not this sync's any more.
   function watch() {
     if (closed) return
-    const current = client.watch().key(key).watcher()
+    const current = client().watch().key(key).watcher()
     watcher = current
-    current.on('connected', () => void read().catch((error: unknown) => reach.failed(error)))
-    current.on('disconnected', (error) => reach.failed(error))
-    current.on('put', (kv) => remote(kv, Number(kv.mod_revision)))
-    current.on('delete', (kv) => remote(undefined, Number(kv.mod_revision)))
-    // A cancelled watch (e.g. its revision was compacted): a new one, from a fresh read.
+    const mine = () => watcher === current
+    current.on('connected', () => {
+      if (mine()) void read().catch((error: unknown) => link.failed(error, `reading ${key}`))
+    })
+    current.on(
+      'disconnected',
+      (error) => mine() && link.failed(error, `watching ${key}`, false, true),
+    )
+    current.on('put', (kv) => mine() && remote(kv, Number(kv.mod_revision)))
+    current.on('delete', (kv) => mine() && remote(undefined, Number(kv.mod_revision)))
     current.on('error', (error) => {
-      log.warn({ key, err: error }, 'desired watch cancelled; watching again')
-      if (watcher === current) setTimeout(watch, retryMs)
+      if (!mine()) return
+      watcher = undefined
+      link.watchFailed(error)
     })
   }
 
@@ -165,6 +189,13 @@ export function createDesiredSync(options: DesiredSyncOptions) {
       kick()
     },
     kick,
+    /** Watches anew, on the link's client now (the watch's `connected` reads the key afresh). */
+    rewatch() {
+      const old = watcher
+      watcher = undefined
+      void old?.cancel().catch(() => undefined)
+      watch()
+    },
     /** Reads the key now (etcd's return is probed with it); rejects when etcd does not answer. */
     read,
     /** Resolves once the key has been read (and handed over, or merged) the first time. */

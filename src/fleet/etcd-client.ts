@@ -1,29 +1,40 @@
 // The etcd3 client as the fleet uses it: no hidden retries, short deadlines, quick reconnection.
 import type { IBackoff } from 'cockatiel'
 import type { Etcd3, IKeyValue } from 'etcd3'
+import type { EtcdCredentials } from './etcd-access.ts'
 
 /** A unary call to etcd gives up after this long (a watch or keep-alive stream has none). */
 export const CALL_DEADLINE_MS = 3000
 
 /**
- * Opens a client for `endpoints` (`http://host:port`). etcd3 and its gRPC stack are loaded here,
- * on first use, so that a controller without `--etcd` never loads them. The client retries
- * nothing by itself: the fleet link decides when to try again, so that it can say when etcd is
- * down; gRPC reconnects within a second of etcd's return (its default backoff grows to 2 min).
+ * Opens a client for `endpoints` (`http://host:port`, or `https://` with `credentials.tls`), as
+ * `credentials.auth`'s user unless `auth` is false (etcd's authentication is not enabled yet).
+ * etcd3 and its gRPC stack are loaded here, on first use, so that a controller without `--etcd`
+ * never loads them. The client retries nothing by itself: the fleet link decides when to try
+ * again, so that it can say when etcd is down; gRPC reconnects within a second of etcd's return
+ * (its default backoff grows to 2 min).
  */
-export async function openEtcd(endpoints: string[]): Promise<Etcd3> {
+export async function openEtcd(
+  endpoints: string[],
+  credentials?: EtcdCredentials,
+  { auth = true }: { auth?: boolean } = {},
+): Promise<Etcd3> {
   const [etcd3, { ExponentialBackoff, noop }] = await Promise.all([
     import('etcd3'),
     import('./backoff.ts'),
   ])
-  const { Etcd3, GRPCUnavailableError, GRPCDeadlineExceededError, GRPCCancelledError } = etcd3
-  // Not etcd3's isRecoverableError: it counts RESOURCE_EXHAUSTED (a value too large) as well.
-  unreachable = (error) =>
-    error instanceof GRPCUnavailableError ||
-    error instanceof GRPCDeadlineExceededError ||
-    error instanceof GRPCCancelledError
-  return new Etcd3({
+  kindOf = (error) =>
+    KINDS.find(([, name]) => error instanceof (etcd3[name] as new () => Error))?.[0]
+  const tls = credentials?.tls
+  return new etcd3.Etcd3({
     hosts: endpoints,
+    // grpc-js takes no CA as the system's (its createSsl(null, ...)); etcd3's type asks for one.
+    credentials: tls && {
+      rootCertificate: tls.ca as Buffer,
+      privateKey: tls.key,
+      certChain: tls.cert,
+    },
+    auth: auth ? credentials?.auth : undefined,
     dialTimeout: CALL_DEADLINE_MS,
     defaultCallOptions: (context) =>
       context.isStream ? {} : { deadline: Date.now() + CALL_DEADLINE_MS },
@@ -49,13 +60,25 @@ export async function openEtcd(endpoints: string[]): Promise<Etcd3> {
   })
 }
 
-let unreachable = (_error: Error) => true
-
 /**
- * Whether a call failed for want of etcd (unavailable, deadline, stream cut): etcd is down.
- * Anything else (a value over etcd's request limit, a permission) is a failure of that call only.
+ * etcd3's errors the fleet tells apart (not etcd3's isRecoverableError: it counts
+ * RESOURCE_EXHAUSTED, a value too large, as well).
  */
-export const isConnectionError = (error: unknown) => !(error instanceof Error) || unreachable(error)
+const KINDS = [
+  ['unavailable', 'GRPCUnavailableError'],
+  ['deadline', 'GRPCDeadlineExceededError'],
+  ['cancelled', 'GRPCCancelledError'],
+  ['unauthenticated', 'GRPCUnauthenticatedError'],
+  ['auth-failed', 'EtcdAuthenticationFailedError'],
+  ['permission-denied', 'EtcdPermissionDeniedError'],
+  ['invalid-token', 'EtcdInvalidAuthTokenError'],
+] as const
+export type EtcdErrorKind = (typeof KINDS)[number][0]
+
+let kindOf = (_error: Error): EtcdErrorKind | undefined => undefined
+
+/** Which of etcd3's errors this is; undefined for another, or before any client was opened. */
+export const etcdErrorKind = (error: Error) => kindOf(error)
 
 /** A key's value as text. */
 export const text = (kv: IKeyValue) => kv.value.toString('utf8')

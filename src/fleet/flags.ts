@@ -1,7 +1,9 @@
-// The controller's fleet flags, checked: --etcd URL[,URL...], --host-name NAME, --etcd-prefix P.
+// The controller's fleet flags, checked: --etcd URL[,URL...], --host-name NAME, --etcd-prefix P, and
+// etcd's credentials (--etcd-ca, --etcd-cert, --etcd-key, --etcd-user, --etcd-password-file).
 import { hostname } from 'node:os'
 import * as v from 'valibot'
 import type { FleetSettings } from './controller-link.ts'
+import { ACCESS_FLAGS, checkAccess, readCredentials, type EtcdAccess } from './etcd-access.ts'
 import { parseEndpoints } from './etcd-client.ts'
 import { DEFAULT_PREFIX, HostName } from './keys.ts'
 
@@ -22,14 +24,46 @@ export function parseFleetFlags(etcd: string, host?: string, prefix = DEFAULT_PR
   return { endpoints, host: name, prefix }
 }
 
-/** The fleet part of the controller's flags: undefined without --etcd; throws the reason. */
-export function fleetSettings(
-  flags: { etcd?: string; 'host-name'?: string; 'etcd-prefix'?: string },
+type Flags = {
+  etcd?: string
+  'host-name'?: string
+  'etcd-prefix'?: string
+  'etcd-ca'?: string
+  'etcd-cert'?: string
+  'etcd-key'?: string
+  'etcd-user'?: string
+  'etcd-password-file'?: string
+}
+
+/** The credential flags given, each named by its flag. */
+export function accessOf(flags: Flags): EtcdAccess {
+  const access: EtcdAccess = {}
+  for (const [field, flag] of Object.entries(ACCESS_FLAGS) as [keyof EtcdAccess, string][]) {
+    const value = flags[flag.slice(2) as keyof Flags]
+    if (value !== undefined) access[field] = { value, from: flag }
+  }
+  return access
+}
+
+/**
+ * The fleet part of the controller's flags, its credential files read: undefined without --etcd;
+ * throws the reason.
+ */
+export async function fleetSettings(
+  flags: Flags,
   version: () => string,
-): FleetSettings | undefined {
+): Promise<FleetSettings | undefined> {
   const { etcd, 'host-name': host, 'etcd-prefix': prefix } = flags
-  if (etcd !== undefined) return { ...parseFleetFlags(etcd, host, prefix), version: version() }
-  if (host !== undefined || prefix !== undefined)
-    throw new Error('--host-name and --etcd-prefix need --etcd')
-  return undefined
+  const access = accessOf(flags)
+  if (etcd === undefined) {
+    if (host !== undefined || prefix !== undefined)
+      throw new Error('--host-name and --etcd-prefix need --etcd')
+    const given = Object.values(access).map((setting) => setting.from)
+    if (given.length > 0) throw new Error(`${given.join(', ')}: etcd's credentials need --etcd`)
+    return undefined
+  }
+  const parsed = parseFleetFlags(etcd, host, prefix)
+  checkAccess(parsed.endpoints, access)
+  const credentials = Object.keys(access).length > 0 ? await readCredentials(access) : undefined
+  return { ...parsed, version: version(), credentials }
 }

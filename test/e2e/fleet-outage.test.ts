@@ -1,4 +1,6 @@
 // A controller whose etcd stops and starts again: the REST API keeps answering, one warn per outage.
+import { once } from 'node:events'
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openEtcd } from '../../src/fleet/etcd-client.ts'
@@ -134,6 +136,80 @@ etcdTest(test, 'cut off from etcd: its newer revision and the changes made here 
       client.close()
     }
   }),
+)
+
+/**
+ * A proxy to etcd that takes connections and passes nothing either way until `release()`: an etcd
+ * that has not answered yet.
+ */
+async function heldProxy(targetPort: number) {
+  const held: Socket[] = []
+  const sockets = new Set<Socket>()
+  let released = false
+  const pass = (client: Socket) => {
+    const upstream = connect(targetPort, '127.0.0.1')
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(a)
+      a.pipe(b)
+      a.on('error', () => b.destroy())
+      a.on('close', () => (sockets.delete(a), b.destroy()))
+    }
+    client.resume()
+  }
+  const server = createServer({ pauseOnConnect: true }, (client) => {
+    sockets.add(client)
+    if (released) pass(client)
+    else held.push(client)
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return {
+    port: (server.address() as AddressInfo).port,
+    release() {
+      released = true
+      for (const client of held.splice(0)) pass(client)
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+      await once(server, 'close')
+    },
+  }
+}
+
+etcdTest(
+  test,
+  'a change answered before etcd first answers (the API serves meanwhile) reaches etcd',
+  () =>
+    withEtcd(async (etcd) => {
+      const client = await openEtcd([etcd.url])
+      const proxy = await heldProxy(Number(new URL(etcd.url).port))
+      const a = await startChildController(`http://127.0.0.1:${proxy.port}`, 'a', SIMS)
+      try {
+        // etcd has answered nothing yet: the controller's start with it is under way.
+        assert.is(await addPort(a.base, 1, 'ring:0'), 204)
+        const from = (await revisionNow(client)) + 1
+        proxy.release()
+        await a.waitForLog((l) => l.msg.startsWith('etcd reached'))
+        const [kv] = (await client.get(keys.desired('a')).exec()).kvs
+        if (!portsIn(kv?.value.toString(), 1).includes('ring:0'))
+          await waitForKey(
+            client,
+            keys.desired('a'),
+            (e) => portsIn(e.value, 1).includes('ring:0'),
+            {
+              fromRevision: from,
+            },
+          )
+      } finally {
+        await a.stop()
+        await proxy.close()
+        client.close()
+      }
+    }),
 )
 
 test.run()

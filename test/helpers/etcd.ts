@@ -27,8 +27,10 @@ export const etcdTest = (suite: Test, name: string, body: () => Promise<void>) =
 
 /** One etcd member; stop and start it again on the same ports and data for outage tests. */
 export type Etcd = {
-  /** The client URL, `http://127.0.0.1:PORT`. */
+  /** The client URL, `http://127.0.0.1:PORT` (`https://` with `tls`). */
   url: string
+  /** Resolves with the next line etcd logs that `match` takes (from now on); rejects after 20 s. */
+  waitForLog(match: RegExp, timeoutMs?: number): Promise<string>
   /** Starts it (again) and resolves once it serves clients. */
   start(): Promise<void>
   /** SIGTERM (or SIGKILL with `kill: true`); resolves once it has exited. */
@@ -37,11 +39,17 @@ export type Etcd = {
   close(): Promise<void>
 }
 
+/** How to start it: etcd's flags added to ours; `tls`: its client URL is https:// (give the files). */
+export type EtcdOptions = { args?: string[]; tls?: boolean }
+
 /** Creates an etcd on free loopback ports with a fresh data directory, started. */
-export async function startEtcd(): Promise<Etcd> {
+export async function startEtcd({
+  args: extra = [],
+  tls = false,
+}: EtcdOptions = {}): Promise<Etcd> {
   const dir = await mkdtemp(join(tmpdir(), 'spp-etcd-'))
   const [clientPort, peerPort] = [await freePort(), await freePort()]
-  const url = `http://127.0.0.1:${clientPort}`
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`
   const peer = `http://127.0.0.1:${peerPort}`
   const args = [
     ...['--name', 'test', '--data-dir', join(dir, 'data')],
@@ -51,8 +59,10 @@ export async function startEtcd(): Promise<Etcd> {
     // One member elects itself after the election timeout: a short one starts it sooner.
     ...['--heartbeat-interval', '20', '--election-timeout', '200'],
     ...['--logger', 'zap', '--log-outputs', 'stderr', '--log-level', 'info'],
+    ...extra,
   ]
   let child: ChildProcess | undefined
+  const logWaiters = new Set<(line: string) => void>()
 
   async function start() {
     if (child) return
@@ -72,7 +82,14 @@ export async function startEtcd(): Promise<Etcd> {
         if (!READY.test(log)) return
         clearTimeout(timer)
         started.removeAllListeners('exit')
-        started.stderr.removeAllListeners('data').resume() // keep the pipe drained
+        // Kept drained; each line told to whoever waits for one.
+        started.stderr.removeAllListeners('data')
+        let rest = ''
+        started.stderr.on('data', (text: string) => {
+          const lines = (rest + text).split('\n')
+          rest = lines.pop()!
+          for (const line of lines) for (const wake of [...logWaiters]) wake(line)
+        })
         resolve()
       })
     }).catch((error: Error) => {
@@ -98,8 +115,23 @@ export async function startEtcd(): Promise<Etcd> {
     await rm(dir, { recursive: true, force: true })
     throw error
   })
+  const waitForLog = (match: RegExp, timeoutMs = 20_000) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        logWaiters.delete(take)
+        reject(new Error(`etcd logged nothing like ${match} within ${timeoutMs} ms`))
+      }, timeoutMs)
+      const take = (line: string) => {
+        if (!match.test(line)) return
+        clearTimeout(timer)
+        logWaiters.delete(take)
+        resolve(line)
+      }
+      logWaiters.add(take)
+    })
   return {
     url,
+    waitForLog,
     start,
     stop,
     async close() {
@@ -110,8 +142,8 @@ export async function startEtcd(): Promise<Etcd> {
 }
 
 /** Runs `body` with a started etcd, always stopped and removed afterwards. */
-export async function withEtcd(body: (etcd: Etcd) => Promise<void>) {
-  const etcd = await startEtcd()
+export async function withEtcd(body: (etcd: Etcd) => Promise<void>, options?: EtcdOptions) {
+  const etcd = await startEtcd(options)
   try {
     await body(etcd)
   } finally {

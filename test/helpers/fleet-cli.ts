@@ -6,7 +6,11 @@ import { runFleet } from '../../src/cli/fleet/fleet.ts'
 export async function fleetCli(
   etcd: string,
   args: string[],
-  { stdin = '', onOutput }: { stdin?: string; onOutput?: (text: string) => void } = {},
+  {
+    stdin = '',
+    onOutput,
+    env = {},
+  }: { stdin?: string; onOutput?: (text: string) => void; env?: NodeJS.ProcessEnv } = {},
 ) {
   let stdout = ''
   let stderr = ''
@@ -15,7 +19,7 @@ export async function fleetCli(
     stderr: { write: (text: string) => ((stderr += text), true) },
     stdin: Readable.from([Buffer.from(stdin)]),
   }
-  const code = await runFleet([...args, '--etcd', etcd], io)
+  const code = await runFleet([...args, '--etcd', etcd], io, env)
   return { code, stdout, stderr }
 }
 

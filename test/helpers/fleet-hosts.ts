@@ -47,7 +47,7 @@ export async function startFleetHost(
   { sims = HOST_SIMS, restore = 'on' }: FleetHostOptions = {},
 ): Promise<FleetHost> {
   const stateDir = mkdtempSync(join(tmpdir(), `spp-fleet-${name}-`))
-  const fleet = fleetSettings({ etcd: endpoint, 'host-name': name }, () => VERSION)
+  const fleet = await fleetSettings({ etcd: endpoint, 'host-name': name }, () => VERSION)
   let harness: Harness
   try {
     harness = await startHarness(sims, { stateDir, restore, fleet })

@@ -4,7 +4,15 @@ import { stringify } from 'yaml'
 import { readArgs, usageText, UsageError } from '../args.ts'
 import { columns } from '../columns.ts'
 import type { Io } from '../progress.ts'
-import { openEtcd, parseEndpoints, text } from '../../fleet/etcd-client.ts'
+import { parseEndpoints, text } from '../../fleet/etcd-client.ts'
+import {
+  accessFrom,
+  connectEtcd,
+  credentialsOf,
+  EtcdCallError,
+  failureLine,
+  lineOfError,
+} from './etcd-connect.ts'
 import { readFleet, type HostRow } from './fleet-state.ts'
 import { decodeDesired, DEFAULT_PREFIX, fleetKeys, type FleetKeys } from '../../fleet/keys.ts'
 import { FleetError, planOrApply } from './plan-apply.ts'
@@ -21,11 +29,20 @@ const HELP = `Usage: spp-ctl fleet ls|get|plan|apply|serve [options]
   plan HOST -f FILE    the diff and steps from HOST's observed state to FILE
   apply HOST -f FILE   plan, write HOST's desired key, follow HOST until it converges
   apply --all -f FILE  the same for every alive host, one progress line per host
-  serve                the fleet page, live from etcd
+  serve                the fleet page, live from etcd (SIGHUP reads the credentials again)
 
 Options:
       --etcd URL[,URL...]  etcd's client URLs (default $SPP_CTL_ETCD, else ${DEFAULT_ETCD})
       --etcd-prefix P      where the fleet's keys are (default ${DEFAULT_PREFIX})
+      --etcd-ca FILE       with https:// URLs: the CA of etcd's certificate
+                           (default $SPP_CTL_ETCD_CA, else $ETCDCTL_CACERT, else the system's)
+      --etcd-cert FILE     a client certificate, where etcd asks for one
+                           (default $SPP_CTL_ETCD_CERT, else $ETCDCTL_CERT)
+      --etcd-key FILE      its key (default $SPP_CTL_ETCD_KEY, else $ETCDCTL_KEY)
+      --etcd-user NAME     an etcd user (default $SPP_CTL_ETCD_USER) whose password is read
+      --etcd-password-file FILE
+                           from FILE (default $SPP_CTL_ETCD_PASSWORD_FILE), never from the
+                           command line
   -f, --file FILE          the desired document, YAML or JSON; - reads stdin
       --all                apply: every alive host
       --json               ls, get: print JSON
@@ -43,6 +60,11 @@ const COMMAND = 'spp-ctl fleet'
 const OPTIONS = {
   etcd: { type: 'string' },
   'etcd-prefix': { type: 'string', default: DEFAULT_PREFIX },
+  'etcd-ca': { type: 'string' },
+  'etcd-cert': { type: 'string' },
+  'etcd-key': { type: 'string' },
+  'etcd-user': { type: 'string' },
+  'etcd-password-file': { type: 'string' },
   file: { type: 'string', short: 'f' },
   all: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -60,13 +82,14 @@ export async function runFleet(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
   let etcdUrls = ''
+  let endpoints: string[] = []
+  let credentials: Awaited<ReturnType<typeof credentialsOf>>
   try {
     const { values, positionals } = readArgs(args, OPTIONS)
     if (values.help) return write(io, HELP, 0)
     // --etcd, else the environment's (set once for a shell), else etcd's own default.
     const fromEnv = env[ETCD_ENV]?.trim() || undefined
     const etcd = values.etcd ?? fromEnv ?? DEFAULT_ETCD
-    let endpoints: string[]
     try {
       endpoints = parseEndpoints(etcd)
     } catch (error) {
@@ -75,19 +98,40 @@ export async function runFleet(
     }
     etcdUrls = endpoints.join(',')
     if (values.etcd === undefined && fromEnv) etcdUrls += ` (from $${ETCD_ENV})`
+    let access
+    try {
+      access = accessFrom(values, env, endpoints)
+    } catch (error) {
+      throw new UsageError((error as Error).message)
+    }
+    credentials = await credentialsOf(access)
     const keys = fleetKeys(values['etcd-prefix'])
     const [command, ...rest] = positionals
     if (command === 'serve') {
       const port = Number(values.port)
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new FleetError(`--port must be 0 to 65535, got ${values.port}`)
-      const server = await startFleetServer({ endpoints, keys, host: values.bind, port })
+      const server = await startFleetServer({
+        ...{ endpoints, keys, host: values.bind, port, credentials },
+      })
       io.stdout.write(`Fleet page: http://${values.bind}:${server.port}/\n`)
+      // SIGHUP: the credential files read again (a renewed certificate), as the controller does.
+      const reload = () =>
+        void credentialsOf(access).then(
+          (next) => server.reload(next),
+          (error: Error) =>
+            io.stderr.write(`${COMMAND}: credentials not read again: ${error.message}\n`),
+        )
+      if (credentials) process.on('SIGHUP', reload)
       await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')])
+      process.off('SIGHUP', reload)
       await server.close()
       return 0
     }
-    const client = await openEtcd(endpoints)
+    const connected = await connectEtcd(endpoints, credentials)
+    if ('failure' in connected)
+      throw new FleetError(failureLine(connected.failure, etcdUrls) ?? connected.failure.reason)
+    const { client } = connected
     try {
       if (command === 'ls') return write(io, await list(client, keys, values.json), 0)
       if (command === 'get') return write(io, await get(client, keys, rest, values.json), 0)
@@ -113,11 +157,10 @@ export async function runFleet(
     }
   } catch (error) {
     let message = error instanceof Error ? error.message : String(error)
-    // gRPC's own words for an etcd that does not answer, cut to the reason.
-    const grpc = /^\d+ (UNAVAILABLE|DEADLINE_EXCEEDED): (.*?)(?: Resolution note:.*)?$/s.exec(
-      message,
-    )
-    if (grpc) message = `cannot reach etcd at ${etcdUrls}: ${grpc[2]!.trim()}`
+    // etcd's refusal (TLS, authentication, a permission) or absence, in one line with its URLs.
+    const call = error instanceof EtcdCallError ? error : undefined
+    const etcdLine = lineOfError(call?.cause ?? error, endpoints, credentials, etcdUrls, call?.what)
+    if (etcdLine) message = etcdLine
     io.stderr.write(
       error instanceof UsageError ? usageText(COMMAND, message) : `${COMMAND}: ${message}\n`,
     )

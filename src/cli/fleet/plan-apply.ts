@@ -6,6 +6,7 @@ import { plan as planFor } from '../../topology/plan.ts'
 import { showProgress, type Io } from '../progress.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { text } from '../../fleet/etcd-client.ts'
+import { doing } from './etcd-connect.ts'
 import { readFleet } from './fleet-state.ts'
 import { asStartApply, followApply } from './follow.ts'
 import { followAll } from './follow-all.ts'
@@ -39,7 +40,8 @@ export const TXN_HOSTS = 128
 type Target = Awaited<ReturnType<typeof target>>
 
 async function target(client: Etcd3, keys: FleetKeys, host: string, desired: DesiredDocument) {
-  const { kvs } = await client.getAll().prefix(`${keys.hosts}${host}/`).exec()
+  const prefix = `${keys.hosts}${host}/`
+  const { kvs } = await doing(`reading ${prefix}`, client.getAll().prefix(prefix).exec())
   const value = (key: string) => kvs.find((kv) => kv.key.toString() === key)
   if (!value(keys.alive(host)) || !decodeValue(Alive, text(value(keys.alive(host))!)).ok)
     throw new FleetError(`${host} is not alive (no ${keys.alive(host)})`)
@@ -131,10 +133,13 @@ async function write(
     const [first, ...rest] = part
     let txn = client.if(keys.desired(first.host), 'Mod', '==', first.revision)
     for (const t of rest) txn = txn.and(keys.desired(t.host), 'Mod', '==', t.revision)
-    const result = await txn
-      .then(...part.map((t) => client.put(keys.desired(t.host)).value(value)))
-      .else(...part.map((t) => client.get(keys.desired(t.host))))
-      .commit()
+    const result = await doing(
+      `writing ${part.map((t) => keys.desired(t.host)).join(', ')}`,
+      txn
+        .then(...part.map((t) => client.put(keys.desired(t.host)).value(value)))
+        .else(...part.map((t) => client.get(keys.desired(t.host))))
+        .commit(),
+    )
     if (result.succeeded) {
       for (const t of part) revisions.set(t.host, Number(result.header.revision))
       continue

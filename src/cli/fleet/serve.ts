@@ -11,9 +11,13 @@ import type { Etcd3, Watcher } from 'etcd3'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { CONTENT_SECURITY_POLICY } from '../../http/ui-routes.ts'
+import { sameCredentials, type EtcdCredentials } from '../../fleet/etcd-access.ts'
 import { openEtcd, text } from '../../fleet/etcd-client.ts'
+import { failureOf } from '../../fleet/etcd-failure.ts'
+import { connectEtcd } from './etcd-connect.ts'
 import { createFleetState, readFleet, type HostRow } from './fleet-state.ts'
 import type { FleetKeys } from '../../fleet/keys.ts'
+import { FleetError } from './plan-apply.ts'
 
 // Next to the bundle when compiled (dist/ui/fleet), else src/ui/fleet.
 const PAGE = [new URL('./ui/fleet/', import.meta.url), new URL('../../ui/fleet/', import.meta.url)]
@@ -26,25 +30,44 @@ const FILES: Record<string, [string, string]> = {
   '/fleet/style.css': ['style.css', 'text/css; charset=utf-8'],
 }
 
-/** What the page shows: whether the server reaches etcd, and every host. */
-export type FleetSnapshot = { etcd: 'up' | 'down'; hosts: HostRow[] }
+/**
+ * What the page shows: whether the server reads etcd, what etcd refused it when it does not
+ * (`refused`: a TLS handshake, authentication, a permission), and every host.
+ */
+export type FleetSnapshot = { etcd: 'up' | 'down'; refused?: string; hosts: HostRow[] }
 
-/** Serves the page on `host:port` (0: any free port) until `close()`. */
+/**
+ * Serves the page on `host:port` (0: any free port) until `close()`. Rejects, with a FleetError's
+ * line, when etcd refuses the server at start; an etcd that does not answer is shown as down and
+ * tried again.
+ */
 export async function startFleetServer(options: {
   endpoints: string[]
   keys: FleetKeys
   host: string
   port: number
+  /** `--etcd-ca`... as read (the page needs read access to the prefix only). */
+  credentials?: EtcdCredentials
 }) {
-  const { keys } = options
-  const client: Etcd3 = await openEtcd(options.endpoints)
+  const { keys, endpoints } = options
+  let credentials = options.credentials
+  const first = await connectEtcd(endpoints, credentials)
+  if ('failure' in first && first.failure.kind === 'refused')
+    throw new FleetError(first.failure.line)
+  let authenticating = 'client' in first ? first.authenticating : true
+  let client: Etcd3 = 'client' in first ? first.client : await openEtcd(endpoints, credentials)
   const listeners = new Set<(snapshot: FleetSnapshot) => void>()
   let state = createFleetState(keys)
   let etcd: FleetSnapshot['etcd'] = 'down'
+  let refused: string | undefined
   let watcher: Watcher | undefined
   let closed = false
   let due = false
-  const snapshot = (): FleetSnapshot => ({ etcd, hosts: state.rows() })
+  const snapshot = (): FleetSnapshot => ({
+    etcd,
+    ...(refused ? { refused } : {}),
+    hosts: state.rows(),
+  })
   // Changes of one turn (a watch response carries several) make one snapshot.
   const changed = () => {
     if (due) return
@@ -55,31 +78,83 @@ export async function startFleetServer(options: {
     })
   }
 
+  const shown = (now: FleetSnapshot['etcd'], why?: string) => {
+    if (etcd === now && refused === why) return
+    etcd = now
+    refused = why
+    changed()
+  }
+
   // Reads every key, then watches from the revision after that read: nothing falls in between.
   let retry: NodeJS.Timeout | undefined
+  let generation = 0
+  let refusals = 0
   async function follow() {
+    clearTimeout(retry)
+    const mine = generation
     try {
       const read = await readFleet(client, keys)
-      if (closed) return
+      if (closed || mine !== generation) return
       state = read.state
+      refusals = 0
       etcd = 'up'
+      refused = undefined
       changed()
-      watcher = client
+      const current = client
         .watch()
         .prefix(keys.hosts)
         .startRevision(String(read.revision + 1))
         .watcher()
-      watcher.on('put', (kv) => state.set(kv.key.toString(), text(kv)) && changed())
-      watcher.on('delete', (kv) => state.set(kv.key.toString(), undefined) && changed())
-      watcher.on('connected', () => etcd !== 'up' && ((etcd = 'up'), changed()))
-      watcher.on('disconnected', () => etcd !== 'down' && ((etcd = 'down'), changed()))
-      watcher.on('error', () => {
-        void watcher?.cancel()
-        retry = setTimeout(() => void follow(), 1000) // e.g. compacted: read everything again
+      watcher = current
+      const live = () => watcher === current
+      current.on('put', (kv) => live() && state.set(kv.key.toString(), text(kv)) && changed())
+      current.on('delete', (kv) => live() && state.set(kv.key.toString(), undefined) && changed())
+      current.on('connected', () => live() && shown('up'))
+      current.on('disconnected', () => live() && etcd === 'up' && shown('down'))
+      current.on('error', (error) => {
+        if (!live()) return
+        watcher = undefined
+        void current.cancel().catch(() => undefined)
+        void recover(error, true)
       })
-    } catch {
-      if (!closed) retry = setTimeout(() => void follow(), 1000)
+    } catch (error) {
+      if (!closed && mine === generation) void recover(error, false)
     }
+  }
+
+  /** A new client, with the credentials and authentication in force; the old one closed. */
+  async function renew() {
+    generation++
+    const old = client
+    const oldWatcher = watcher
+    watcher = undefined
+    client = await openEtcd(endpoints, credentials, { auth: authenticating })
+    void oldWatcher?.cancel().catch(() => undefined)
+    old.close()
+  }
+
+  // What failed says what to do: authenticate again (an expired token, auth enabled or not), or
+  // show the refusal or the outage and try again, less and less often while etcd refuses. A
+  // cancelled watch (e.g. compacted) is read again on a new client: etcd3 attaches no further
+  // watch to a stream once etcd cancelled one as it was created.
+  async function recover(error: unknown, watching: boolean) {
+    const what = `reading ${keys.hosts}`
+    const failure = failureOf(error, { endpoints, credentials, what })
+    let wait = 1000
+    if (failure.kind === 'stale') wait = 0
+    else if (failure.kind === 'auth-off' && authenticating) {
+      authenticating = false
+      wait = 0
+    } else if (failure.kind === 'no-user' && !authenticating) {
+      authenticating = true
+      wait = 0
+    } else if (failure.kind === 'refused') {
+      shown('down', failure.line)
+      wait = Math.min(30_000, 1000 * 2 ** refusals++)
+    } else if (failure.kind === 'unreachable') shown('down')
+    if (closed) return
+    if (wait === 0 || watching) await renew()
+    if (!closed) retry = setTimeout(() => void follow(), wait)
   }
   void follow()
 
@@ -120,6 +195,14 @@ export async function startFleetServer(options: {
   await once(server, 'listening')
   return {
     port: (server.address() as AddressInfo).port,
+    /** Credentials read again (SIGHUP): a new client with them, when they changed. */
+    reload(next: EtcdCredentials | undefined) {
+      if (closed || sameCredentials(credentials, next)) return
+      credentials = next
+      authenticating = true
+      refusals = 0
+      void renew().then(() => (closed ? undefined : follow()))
+    },
     async close() {
       closed = true
       clearTimeout(retry)

@@ -4,7 +4,7 @@
 /**
  * @typedef {{ host: string, alive: boolean, url: string | null, processes: string[],
  *   drift: number | null, eras: string[], updated: string | null }} HostRow
- * @typedef {{ etcd: 'up' | 'down', hosts: HostRow[] }} Snapshot
+ * @typedef {{ etcd: 'up' | 'down', refused?: string, hosts: HostRow[] }} Snapshot
  */
 
 const hostsBox = /** @type {HTMLElement} */ (document.getElementById('hosts'))
@@ -76,9 +76,10 @@ function render(snapshot) {
       ),
   )
   const down = snapshot.etcd === 'down'
-  connection.dataset.connection = down ? 'etcd-down' : 'live'
+  // etcd's refusal is the server's one line (who, what, what to change): shown as it is.
+  connection.dataset.connection = down ? (snapshot.refused ? 'etcd-refused' : 'etcd-down') : 'live'
   connection.textContent = down
-    ? 'etcd unreachable: showing the last known state'
+    ? `${snapshot.refused ?? 'etcd unreachable'}: showing the last known state`
     : 'Live from etcd'
 }
 
