@@ -38,6 +38,8 @@ const FILES: Record<string, () => string> = {
   '/ui/journal.js': () => join(UI, 'journal.js'),
   '/ui/history.js': () => join(UI, 'history.js'),
   '/ui/confirm.js': () => join(UI, 'confirm.js'),
+  '/ui/hops.js': () => join(UI, 'hops.js'),
+  '/ui/problems.js': () => join(UI, 'problems.js'),
   '/ui/vendor/cytoscape.mjs': () => join(mainDir('cytoscape'), 'cytoscape.esm.min.mjs'),
   '/ui/vendor/cytoscape-dagre.mjs': () =>
     join(mainDir('cytoscape-dagre'), 'cytoscape-dagre.min.mjs'),

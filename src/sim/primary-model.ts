@@ -8,6 +8,12 @@ export type RingStats = { id: number; rx: number; rx_drop: number; tx: number; t
 const NONE: Stats = { rx: 0, tx: 0, tx_drop: 0 }
 
 /**
+ * The one member a simulated primary's status has that SPP's never does: it says that its counters
+ * are the simulator's, so that whoever shows them (the page) can say so. Last, after SPP's members.
+ */
+export const SIMULATOR = '"simulator": "spp-sim"'
+
+/**
  * spp_primary: `status`, `clear`, `exit`; anything else is echoed. Its counters are its machine's
  * shared statistics (src/sim/traffic.ts), as the packets moved until the moment it is asked.
  */
@@ -73,6 +79,6 @@ export class PrimaryModel implements SimModel {
       (r) =>
         `{"id": ${r.id}, "rx": ${r.rx}, "rx_drop": ${r.rx_drop}, "tx": ${r.tx}, "tx_drop": ${r.tx_drop}}`,
     )
-    return `{"phy_ports": [${phyText.join(',')}], "ring_ports": [${ringText.join(',')}]}`
+    return `{"phy_ports": [${phyText.join(',')}], "ring_ports": [${ringText.join(',')}], ${SIMULATOR}}`
   }
 }

@@ -35,6 +35,7 @@ export const PrimaryDesired = v.strictObject(
     lcores: readOnly,
     phy_ports: readOnly,
     ring_ports: readOnly,
+    simulator: readOnly, // a simulated primary's status says so (spp-sim): nothing to plan
     forwarder: v.optional(
       v.strictObject(
         {

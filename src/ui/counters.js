@@ -1,10 +1,10 @@
 // @ts-check
 // The primary's port counters table: totals, packets per second, drops that grow, a sparkline.
 import { h } from './dom.js'
-import { latest, portsOf, ratePps, sparkline, WINDOW_MS } from './rates.js'
+import { ratePps, sparkline, WINDOW_MS } from './rates.js'
 
 /** @typedef {import('./rates.js').History} History */
-/** @typedef {import('./rates.js').PrimaryCounters} PrimaryCounters */
+/** @typedef {import('./hops.js').Ports} Ports */
 
 const SVG = 'http://www.w3.org/2000/svg'
 const BOX = { width: 120, height: 24 }
@@ -46,27 +46,45 @@ function chart(port, history, now) {
 }
 
 /**
- * Rows of the primary's port counters with the rates of the last interval between two reads; a
- * drop counter that grew in it is marked `data-growing` (and shown so).
- * @param {PrimaryCounters} status @param {History} history @param {number} now
+ * Rows of the primary's port counters with their rates, as the controller pushes them (or as the
+ * page worked them out): a counter SPP does not count shows so, never `0 pps`; a drop counter that
+ * grows is marked `data-growing` (red, and in words), unless it is 18.11's phy `tx_drop`, which
+ * follows drops downstream (`data-note`: grey, its note as the title).
+ * @param {Ports} ports @param {History} history @param {number} now
  */
-export function counterRows(status, history, now) {
-  return portsOf(status).map(([port, counters]) => {
-    const rate = latest(history, port)
+export function counterRows(ports, history, now) {
+  return Object.entries(ports).map(([port, counters]) => {
     /** @param {'rx' | 'tx' | 'rx_drop' | 'tx_drop'} key */
     const total = (key) => {
-      const value = counters[key]
-      const text = value === undefined ? '–' : String(value)
-      const growth = key.endsWith('_drop') && rate && rate[key] > 0 ? ratePps(rate[key]) : ''
+      const counter = counters[key]
+      const text = counter === undefined ? '–' : String(counter.value)
+      const growth =
+        key.endsWith('_drop') && (counter?.pps ?? 0) > 0 ? ratePps(counter?.pps ?? 0) : ''
       if (!growth) return h('td', { 'data-counter': key }, [text])
       // marked in words as well as in colour
-      return h('td', { 'data-counter': key, 'data-growing': growth }, [
+      /** @type {Record<string, string>} */
+      const note = counter?.note ? { 'data-note': '', title: counter.note } : {}
+      return h('td', { 'data-counter': key, 'data-growing': growth, ...note }, [
         text,
         h('span', { class: 'growth' }, [` +${growth}`]),
       ])
     }
     /** @param {'rx' | 'tx'} key */
-    const perSecond = (key) => h('td', { 'data-rate': key }, [rate ? ratePps(rate[key]) : '…'])
+    const perSecond = (key) => {
+      const counter = counters[key]
+      if (counter === undefined) return h('td', { 'data-rate': key }, ['–'])
+      if (!counter.counted)
+        return h(
+          'td',
+          {
+            'data-rate': key,
+            'data-source': 'not counted',
+            title: counter.note ?? 'SPP does not count this',
+          },
+          ['not counted'],
+        )
+      return h('td', { 'data-rate': key }, [counter.pps === null ? '…' : ratePps(counter.pps)])
+    }
     return h('tr', { 'data-port': port }, [
       h('th', { scope: 'row' }, [port]),
       total('rx'),

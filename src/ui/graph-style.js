@@ -1,5 +1,6 @@
 // @ts-check
-// How the graph looks (cytoscape stylesheet): ports coloured by type, Idle patches dashed.
+// How the graph looks (cytoscape stylesheet): ports coloured by type, Idle patches dashed, edges
+// that carry packets bold, a hop that drops red and one with another problem amber.
 
 const PORT_COLOURS = {
   phy: '#2b6cb0',
@@ -9,6 +10,13 @@ const PORT_COLOURS = {
   nullpmd: '#718096',
   other: '#1a202c',
 }
+
+/** A hop that drops (red, as the page's other drops) and one with another problem (amber). */
+export const DROPPING = { edge: '#e53e3e', text: '#9b2c2c', problem: '#dd6b20' }
+
+/** How many lines a label takes, wrapped at about 22 characters. @param {string} label */
+const wrappedLines = (label) =>
+  label.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / 22)), 0)
 
 /** The cytoscape stylesheet of the topology graph (colours match style.css's legend). */
 export const GRAPH_STYLE = [
@@ -72,10 +80,16 @@ export const GRAPH_STYLE = [
     selector: 'edge',
     style: {
       label: 'data(label)',
-      'font-size': 9,
+      'font-size': 10,
       'text-wrap': 'wrap',
+      'text-max-width': 130,
       'text-background-color': '#fff',
-      'text-background-opacity': 0.8,
+      'text-background-opacity': 0.85,
+      'text-background-padding': 1,
+      // above the line, not over it (a dropping edge's red must show): half the height of its
+      // lines, wrapped at about 22 characters
+      'text-margin-y': (/** @type {any} */ edge) =>
+        -(wrappedLines(String(edge.data('label') ?? '')) * 6 + 3),
       width: 2,
       'line-color': '#4a5568',
       'target-arrow-color': '#4a5568',
@@ -84,7 +98,26 @@ export const GRAPH_STYLE = [
     },
   },
   {
-    selector: 'edge.patch.idle',
+    selector: 'edge.patch.idle, edge.idle',
     style: { 'line-style': 'dashed', 'line-color': '#a0aec0', 'target-arrow-color': '#a0aec0' },
+  },
+  { selector: 'edge.flowing', style: { width: 3, 'font-weight': 'bold' } },
+  {
+    selector: 'edge.problem',
+    style: {
+      'line-color': DROPPING.problem,
+      'target-arrow-color': DROPPING.problem,
+      color: '#975a16',
+    },
+  },
+  {
+    selector: 'edge.dropping',
+    style: {
+      width: 4,
+      'line-color': DROPPING.edge,
+      'target-arrow-color': DROPPING.edge,
+      color: DROPPING.text,
+      'font-weight': 'bold',
+    },
   },
 ]

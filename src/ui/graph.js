@@ -1,5 +1,7 @@
 // @ts-check
-// The topology document as graph elements (cytoscape's shape): pure, shared by the page and tests.
+// The topology document as graph elements (cytoscape's shape), each edge with the rate its hops
+// carry (the paths document's): pure, shared by the page and tests.
+import { edgeRate } from './hops.js'
 
 /**
  * @typedef {{ port: string, vlan?: { operation: string, id?: number, pcp?: number } }} PortObject
@@ -16,7 +18,7 @@
  *   pcaps?: Record<string, Pcap | Unreadable>,
  * }} TopologyDocument
  * @typedef {{ id: string, label: string, parent?: string, [key: string]: unknown }} NodeData
- * @typedef {{ id: string, source: string, target: string, label: string }} EdgeData
+ * @typedef {{ id: string, source: string, target: string, label: string, rate?: string, state?: string }} EdgeData
  * @typedef {{ group: 'nodes', data: NodeData, classes: string }} NodeElement
  * @typedef {{ group: 'edges', data: EdgeData, classes: string }} EdgeElement
  * @typedef {NodeElement | EdgeElement} Element
@@ -49,12 +51,38 @@ export const vlanLabel = (vlan) =>
       : `vlan ${vlan.operation}`
 
 /**
+ * The hops each edge carries, by the edge's id: a patch's edge carries its hop through; a
+ * component's hop comes in by its rx edge and goes out by its tx edge (a capture's only comes in).
+ * @param {import('./hops.js').Hop[]} hops
+ * @returns {Map<string, import('./hops.js').Crossing[]>}
+ */
+export function hopsByEdge(hops) {
+  /** @type {Map<string, import('./hops.js').Crossing[]>} */
+  const edges = new Map()
+  /** @param {string} id @param {import('./hops.js').Crossing} crossing */
+  const add = (id, crossing) => edges.set(id, [...(edges.get(id) ?? []), crossing])
+  for (const hop of hops) {
+    const { process, kind, name } = hop.by
+    if (kind === 'patch') add(`${process} ${hop.from} ${hop.to}`, { hop, side: 'through' })
+    else if (kind === 'capture') add(`${process} rx ${hop.from}`, { hop, side: 'in' })
+    else {
+      add(`${process} ${name} rx ${hop.from}`, { hop, side: 'in' })
+      if (hop.to !== null) add(`${process} ${name} tx ${hop.to}`, { hop, side: 'out' })
+    }
+  }
+  return edges
+}
+
+/**
  * Nodes and edges for a topology document. Ids are stable (derived from names, never positions), so
  * the page can tell a structural change (ids added or removed) from a change of labels or classes.
+ * With the paths, each edge's label ends with the rate it carries and, when it is a problem, why;
+ * its class says how it is drawn (`dropping` in red).
  * @param {TopologyDocument} doc
+ * @param {import('./hops.js').PathsDocument} [paths]
  * @returns {Element[]}
  */
-export function toElements(doc) {
+export function toElements(doc, paths) {
   /** @type {Map<string, NodeElement>} */
   const ports = new Map()
   /** @type {Element[]} */
@@ -122,6 +150,17 @@ export function toElements(doc) {
           edges.push(link(`${node} tx ${p}`, node, port(p), [vlanLabel(vlan), ...entries]))
         }
       }
+    }
+  }
+  if (paths) {
+    const crossings = hopsByEdge(paths.hops)
+    for (const edge of edges) {
+      const { rate, lines, state } = edgeRate(crossings.get(edge.data.id) ?? [])
+      if (lines.length === 0) continue
+      edge.data.label = [edge.data.label, ...lines].filter(Boolean).join('\n')
+      edge.data.rate = rate
+      edge.data.state = state
+      edge.classes += ` ${state}`
     }
   }
   return [...ports.values(), ...processes, ...edges]

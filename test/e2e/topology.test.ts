@@ -21,7 +21,7 @@ test('GET /v1/topology holds what each process answers on its own endpoint, keye
     assert.equal(doc.nfvs, { '1': (await h.api('GET', '/v1/nfvs/1')).json() })
     assert.equal(doc.vfs, { '2': (await h.api('GET', '/v1/vfs/2')).json() })
     assert.equal(doc.mirrors, { '3': (await h.api('GET', '/v1/mirrors/3')).json() })
-    assert.equal(Object.keys(doc.primary!), ['phy_ports', 'ring_ports'])
+    assert.equal(Object.keys(doc.primary!), ['phy_ports', 'ring_ports', 'simulator'])
   }))
 
 test('a kind with no process is an empty object; one status per process', () =>

@@ -134,7 +134,7 @@ browserTest(
             proxy.up()
             await page.waitForSelector('#connection[data-connection="live"]')
             await page.waitForSelector('[data-patch="nfv:1 ring:1 phy:1"]')
-            const streams = (await sent()).filter((r) => r.url.endsWith('/v1/events'))
+            const streams = (await sent()).filter((r) => new URL(r.url).pathname === '/v1/events')
             const last = streams.at(-1)!.headers
             assert.match(last['last-event-id'] ?? '', /^\d+$/, 'it says where it left off')
             assert.is(last.authorization, `Bearer ${READ}`)

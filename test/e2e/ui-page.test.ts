@@ -2,7 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { TrafficOptions } from '../../src/sim/traffic.ts'
-import { browserTest, cuttableProxy, withPage } from '../helpers/browser.ts'
+import { browserTest, cuttableProxy, withoutPaths, withPage } from '../helpers/browser.ts'
 import { withHarness, type Harness } from '../helpers/harness.ts'
 
 const ALL = [
@@ -117,7 +117,7 @@ browserTest(
         try {
           const lastEventIds: Promise<string | undefined>[] = []
           page.on('request', (request) => {
-            if (request.url().endsWith('/v1/events'))
+            if (new URL(request.url()).pathname === '/v1/events')
               lastEventIds.push(request.allHeaders().then((headers) => headers['last-event-id']))
           })
           await page.goto(`http://127.0.0.1:${proxy.port}/`)
@@ -141,6 +141,8 @@ browserTest(
     ),
 )
 
+// The next three tests: a controller that pushes no rates (the page here follows the rates the
+// controller pushes: ui-page-rates.test.ts), whose counters the page reads every 2 s itself.
 // The test moves the page's clock; the controller's status clock stands still: each period's
 // read is one of its own (no --status-max-age sharing), 0 ms old when answered. The simulated
 // packets move by a clock of the test's too, 2 s per period, as the page's does.
@@ -172,7 +174,7 @@ const FLOWING: [string, string, object?][] = [
 
 browserTest(
   test,
-  'the counters show packets per second from successive reads, a sparkline, and drops that grow',
+  'without pushed rates, the counters show packets per second from successive reads, a sparkline, and drops that grow',
   () => {
     const sim = { now: 0 }
     const traffic = { sources: { 'phy:0': 500, 'phy:1': 1000 }, clock: () => sim.now }
@@ -184,6 +186,7 @@ browserTest(
             assert.is((await h.api(method, path, body)).status, 204, path)
           // The page's clock stands still but when the test moves it: each period's read is then
           // exactly 2 s after the one before, and 2 s of packets have moved in the simulator.
+          await withoutPaths(page)
           await page.clock.install({ time: 0 })
           await page.clock.pauseAt(1000)
           await page.goto(`${base(h)}/`)
@@ -254,6 +257,7 @@ browserTest(test, 'a read another reader made is timed by its age: the rate stay
         await h.api('PUT', '/v1/nfvs/1/ports', { action: 'add', port: 'ring:0' })
         await h.api('PUT', '/v1/nfvs/1/patches', { src: 'phy:0', dst: 'ring:0' })
         await h.api('PUT', '/v1/nfvs/1/forward', { action: 'start' })
+        await withoutPaths(page)
         await page.clock.install({ time: 0 })
         await page.clock.pauseAt(1000)
         await page.goto(`${base(h)}/`)
@@ -274,6 +278,7 @@ browserTest(test, 'a read another reader made is timed by its age: the rate stay
 browserTest(test, 'a hidden page reads no counters; shown again, it reads them at once', () =>
   withHarness(ALL, (h) =>
     withPage(async ({ page, requests }) => {
+      await withoutPaths(page)
       await page.clock.install({ time: 0 })
       await page.clock.pauseAt(1000)
       await page.goto(`${base(h)}/`)

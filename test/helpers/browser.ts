@@ -27,15 +27,20 @@ export const browserTest = (suite: Test, name: string, body: () => Promise<void>
   testNeeding(suite, name, browserMissing, body)
 
 /**
- * The 404 of GET /v1/journal and /v1/topology/history from a controller that keeps no state: the
- * page's expected answers (it hides their panels), which Chromium logs as failed loads like any
- * other 4xx.
+ * The 404 of GET /v1/journal and /v1/topology/history from a controller that keeps no state, and
+ * those of a controller that tells no paths (withoutPaths: 404, and 400 to `?rates=1`): the
+ * page's expected answers (it hides their panels, works the rates out itself), which Chromium logs
+ * as failed loads like any other 4xx.
  */
-const journalMissing = (message: ConsoleMessage) =>
-  message.text().includes('status of 404') &&
-  ['/v1/journal', '/v1/topology/history'].includes(
-    new URL(message.location().url, 'http://x').pathname,
+const journalMissing = (message: ConsoleMessage) => {
+  const url = new URL(message.location().url, 'http://x')
+  if (message.text().includes('status of 400'))
+    return url.pathname === '/v1/events' && url.search === '?rates=1'
+  return (
+    message.text().includes('status of 404') &&
+    ['/v1/journal', '/v1/topology/history', '/v1/topology/paths'].includes(url.pathname)
   )
+}
 
 /** A page and every request it made (URLs) and every error or CSP violation it logged. */
 export type OpenedPage = { page: Page; requests: string[]; problems: string[] }
@@ -57,6 +62,26 @@ export async function withPage(body: (opened: OpenedPage) => Promise<void>) {
   } finally {
     await browser.close()
   }
+}
+
+/**
+ * The page as a controller that tells no paths would serve it: GET /v1/topology/paths 404, and
+ * /v1/events refuses `rates` as a parameter it does not take. It pushes no rates, so the page
+ * reads the primary's counters itself and works the rates out.
+ */
+export async function withoutPaths(page: Page) {
+  await page.route('**/v1/topology/paths', (route) =>
+    route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not Found\n' }),
+  )
+  await page.route(
+    (url) => url.pathname === '/v1/events' && url.searchParams.has('rates'),
+    (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'text/plain',
+        body: 'invalid query: not a parameter of GET /v1/events (rates)\n',
+      }),
+  )
 }
 
 /**

@@ -39,11 +39,11 @@ test('nfv: add phy overwrites port slot 0 as the real process does; del stops fo
   )
 })
 
-test('primary status has the exact byte layout of spp_primary', () => {
+test('primary status has the exact byte layout of spp_primary, and says it is the simulator', () => {
   const primary = new PrimaryModel({ phyPorts: 1, rings: 1 })
   assert.is(
     cstr(primary.handle('status').reply),
-    '{"phy_ports": [{"id": 0, "eth": "56:48:4f:53:54:00", "rx": 0, "tx": 0, "tx_drop": 0}], "ring_ports": [{"id": 0, "rx": 0, "rx_drop": 0, "tx": 0, "tx_drop": 0}]}',
+    '{"phy_ports": [{"id": 0, "eth": "56:48:4f:53:54:00", "rx": 0, "tx": 0, "tx_drop": 0}], "ring_ports": [{"id": 0, "rx": 0, "rx_drop": 0, "tx": 0, "tx_drop": 0}], "simulator": "spp-sim"}',
   )
   assert.ok(primary.handle('exit').exit)
 })

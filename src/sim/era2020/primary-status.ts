@@ -1,5 +1,5 @@
 // The 2020 primary's `status` reply text (spp-protocol-2020 §4.2): compact, members in SPP's order.
-import type { PrimaryModel } from '../primary-model.ts'
+import { SIMULATOR, type PrimaryModel } from '../primary-model.ts'
 import type { Rule } from './flow.ts'
 import { renderRule } from './flow-render.ts'
 
@@ -16,7 +16,7 @@ export type Primary2020State = {
   flows: Rule[][]
 }
 
-/** `{master-lcore,lcores[,forwarder],phy_ports,ring_ports,pipes}`: forwarder only with its thread. */
+/** `{master-lcore,lcores[,forwarder],phy_ports,ring_ports,pipes}` (and `simulator`): forwarder only with its thread. */
 export function renderStatus(
   primary: Primary2020State,
   { phy: phyPorts, rings }: ReturnType<PrimaryModel['counters']>,
@@ -35,5 +35,5 @@ export function renderStatus(
   })
   const ringText = rings.map((r) => JSON.stringify(r))
   const pipes = primary.pipes.map((pipe) => JSON.stringify(pipe))
-  return `{${lcores}${primary.forwarder ? `,"forwarder":${forwarder}` : ''},"phy_ports":[${phy.join(',')}],"ring_ports":[${ringText.join(',')}],"pipes":[${pipes.join(',')}]}`
+  return `{${lcores}${primary.forwarder ? `,"forwarder":${forwarder}` : ''},"phy_ports":[${phy.join(',')}],"ring_ports":[${ringText.join(',')}],"pipes":[${pipes.join(',')}],${SIMULATOR.replace(': ', ':')}}`
 }

@@ -20,7 +20,7 @@ test('primary status is compact: master-lcore, lcores, forwarder, nof_queues, fl
   primary.handle('patch phy:0 ring:0')
   assert.is(
     frame(primary.handle('status').reply),
-    `{"master-lcore":0,"lcores":[0,1],"forwarder":{"status":"idling","ports":["phy:0","phy:1","ring:0"],"patches":[{"src":"phy:0","dst":"ring:0"}]},"phy_ports":[${PHY(0)},${PHY(1)}],"ring_ports":[${RING(0)},${RING(1)}],"pipes":[]}`,
+    `{"master-lcore":0,"lcores":[0,1],"forwarder":{"status":"idling","ports":["phy:0","phy:1","ring:0"],"patches":[{"src":"phy:0","dst":"ring:0"}]},"phy_ports":[${PHY(0)},${PHY(1)}],"ring_ports":[${RING(0)},${RING(1)}],"pipes":[],"simulator":"spp-sim"}`,
   )
 })
 
@@ -28,7 +28,7 @@ test('primary status without a forwarder thread has no forwarder member', () => 
   const primary = new Primary2020Model({ phyQueues: [2], rings: 1, lcores: [0] })
   assert.is(
     frame(primary.handle('status').reply),
-    `{"master-lcore":0,"lcores":[0],"phy_ports":[${PHY(0, 2)}],"ring_ports":[${RING(0)}],"pipes":[]}`,
+    `{"master-lcore":0,"lcores":[0],"phy_ports":[${PHY(0, 2)}],"ring_ports":[${RING(0)}],"pipes":[],"simulator":"spp-sim"}`,
   )
 })
 
@@ -60,7 +60,11 @@ test('primary answers each command with its JSON result or its echo, 32768 bytes
     assert.not.ok(answer.exit, line)
   }
   assert.equal(primary.launched[0]?.name, 'spp_nfv')
-  assert.ok(frame(primary.handle('status').reply).endsWith('"pipes":[{"id":0,"rx":2,"tx":3}]}'))
+  assert.ok(
+    frame(primary.handle('status').reply).endsWith(
+      '"pipes":[{"id":0,"rx":2,"tx":3}],"simulator":"spp-sim"}',
+    ),
+  )
 })
 
 test("primary: its forwarder's counters move only as time passes; clear zeroes them", () => {
