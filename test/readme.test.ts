@@ -145,6 +145,7 @@ test('the quick start’s spp-ctl lines run as shown, in the directory a user ru
         // the chain.yaml they write there: test/project.test.ts).
         const { stdout } = await promisify(execFile)('bash', ['-c', script], { env, cwd: work })
         assert.match(stdout, 'No changes: the live topology already matches.')
+        assert.match(stdout, /^No problems: \d+ hops? on \d+ paths? /m, 'check finds nothing wrong')
         assert.match(stdout, /PUT +\/v1\/nfvs\/1\/forward/, 'the journal lists the changes')
         assert.ok(existsSync(join(work, 'chain.yaml')), 'the document is where they were run')
       },

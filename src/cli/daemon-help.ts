@@ -12,6 +12,8 @@ export function usage(budget: ReturnType<typeof fdBudget>, limit: number | undef
   return `Usage: spp-ctl [options]
        spp-ctl topology get|plan|apply|history|rollback|confirm|desired|drift|restore
                         [--url URL]                            (spp-ctl topology --help)
+       spp-ctl topology trace [PORT]|check [--window D] [--json]
+                        the paths packets take, where they are lost (exit 2 when they are)
        spp-ctl fleet ls|get|plan|apply|serve [--etcd URL]      (spp-ctl fleet --help)
        spp-ctl journal [--follow] [--process vf:2] [--url URL] (spp-ctl journal --help)
        spp-ctl auth add|ls|rm NAME [--auth-file FILE]          (spp-ctl auth --help)

@@ -13,6 +13,7 @@ import { createApp } from '../http/app.ts'
 import { startServices } from './services.ts'
 import { startHttpServer, type HttpServerOptions } from '../http/server.ts'
 import { driftMetrics } from '../observe/drift-metrics.ts'
+import { dropMetrics } from '../observe/drop-metrics.ts'
 import { createMetrics } from '../observe/metrics.ts'
 import { processUp } from '../observe/process-up.ts'
 import { queueLimit } from '../observe/queue-limit.ts'
@@ -23,6 +24,7 @@ import {
 } from '../fleet/controller-link.ts'
 import { DEFAULT_JOURNAL_KEEP_DAYS, openStore } from '../store/store.ts'
 import { driftSamples } from '../remember/drift.ts'
+import { dropPoints } from '../topology/drop-points.ts'
 import { entriesOf, idOfKey } from '../topology/process-config.ts'
 
 import type { ControllerOptions } from './options.ts'
@@ -80,6 +82,7 @@ export async function startController(options: ControllerOptions) {
     clock: options.clock,
     ratesTimer: options.ratesTimer,
   })
+  dropMetrics(metrics.registry, () => dropPoints(services.paths.current()))
   const app = createApp({
     registry,
     log,

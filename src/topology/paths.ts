@@ -35,7 +35,7 @@ const SOMETIMES_UNCOUNTED = /^(ring:\d+ rx(_drop)?|phy:\d+ tx(_drop)?)$/
 /** Movers that send on what they take, so that what one delivers is what it was offered. */
 const PASSES_ALL = new Set(['patch', 'forward', 'merge', 'mirror'])
 const UNPOLLED_NOTE = 'a phy port counts what arrives only while something polls it'
-const DOWNSTREAM_NOTE =
+export const DOWNSTREAM_NOTE =
   "18.11 counts here what was lost downstream of the port, not what it failed to send: not this port's drops"
 
 type Draft = {

@@ -75,6 +75,11 @@ test('every panel queries the chosen data source and has a query; ids unique; pa
     assert.match(titles, topic)
   for (const topic of ['restores', 'connections dropped', 'auth refusals'])
     assert.match(titles, topic)
+  // The drops along the chains, from spp_packets_dropped_total (through its recording rule).
+  assert.ok(
+    exprs.some((e) => e.startsWith('port:spp_packets_dropped:rate1m{')),
+    'a panel of the packets dropped by port and reader',
+  )
 })
 
 test('the process-labelled panels follow the process variable', () => {

@@ -29,12 +29,12 @@ type Revision = {
 
 const UNITS: Record<string, number> = { h: 3600, m: 60, s: 1 }
 
-/** `90s`, `5m`, `1h30m`, or a number of seconds, in seconds. */
-export function parseDuration(text: string): number {
+/** `90s`, `5m`, `1h30m`, or a number of seconds, in seconds; a mistake names `flag`. */
+export function parseDuration(text: string, flag = '--confirm-within'): number {
   if (/^\d+$/.test(text)) return Number(text)
   const parts = text.match(/\d+[hms]/g)
   if (!parts || parts.join('') !== text)
-    throw new UsageError(`--confirm-within takes 90s, 5m or 1h30m, got ${text}`)
+    throw new UsageError(`${flag} takes 90s, 5m or 1h30m, got ${text}`)
   return parts.reduce((sum, part) => sum + Number(part.slice(0, -1)) * UNITS[part.at(-1)!]!, 0)
 }
 

@@ -1,5 +1,5 @@
-// `spp-ctl topology get|plan|apply|desired|drift|restore|history|rollback|confirm`: a client of
-// the controller's REST API for whole topologies.
+// `spp-ctl topology get|plan|apply|desired|drift|restore|history|rollback|confirm|trace|check`: a
+// client of the controller's REST API for whole topologies and the paths packets take.
 import { readFile } from 'node:fs/promises'
 import { parse, stringify } from 'yaml'
 import { CLIENT_OPTIONS, readArgs, usageText, UsageError } from '../args.ts'
@@ -14,10 +14,14 @@ import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { openEventStream } from '../sse-client.ts'
 import { confirm, parseDuration, rollback, showHistory, type Request } from './history.ts'
 import { forget, restore, showDrift } from './remembered.ts'
+import { check } from './check.ts'
+import { trace } from './trace.ts'
 
 export { describePlan } from './diff.ts'
 
 const COMMAND = 'spp-ctl topology'
+/** How far apart the two reads of the counters that trace and check take rates over may be. */
+const DEFAULT_WINDOW_S = 2
 
 const HELP = `Usage: spp-ctl topology COMMAND [options]
 
@@ -36,10 +40,15 @@ const HELP = `Usage: spp-ctl topology COMMAND [options]
   rollback  --to REV: plan from the live configuration to revision REV, show it, ask
             (on a terminal, unless --yes), and apply it
   confirm   confirm the apply made with --confirm-within: it stays
+  trace [PORT]
+            the trees packets follow from each port where they enter (or from PORT):
+            each hop's mover, state, rates (offered, delivered, dropped a second) and verdict
+  check     one line per hop where something is wrong (where, what, why, what to do);
+            exit 0 when nothing is, 2 when something is, 1 when it could not tell
 
 Options:
   -f, --file FILE         the desired document, YAML or JSON; - reads stdin
-${URL_HELP}      --json              get, desired, drift, history: print JSON
+${URL_HELP}      --json              get, desired, drift, history, trace, check: print JSON
       --with-status       get: the whole topology, as GET /v1/topology answers it
       --detailed-exitcode plan, drift: exit 2 when there are changes (0 none, 1 error)
       --forget PROCESS    desired: forget one process (vf:2, nfv:1, mirror:3, primary): it
@@ -52,6 +61,10 @@ ${URL_HELP}      --json              get, desired, drift, history: print JSON
       --yes               rollback: do not ask first
       --diff              history REV: the changes from the live configuration to it
       --limit N           history: at most N revisions (default 20)
+      --window D          trace, check: rates over two reads of the counters at most D apart
+                          (2s, 1m; a number alone is seconds; default 2s); without such
+                          rates the controller's counters are read, D waited, and read again;
+                          0 takes what the controller has and never waits
 ${TOKEN_HELP}  -h, --help              show this text
 `
 
@@ -68,6 +81,7 @@ const OPTIONS = {
   yes: { type: 'boolean' },
   diff: { type: 'boolean' },
   limit: { type: 'string' },
+  window: { type: 'string' },
   ...CLIENT_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -88,6 +102,8 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
       'history',
       'rollback',
       'confirm',
+      'trace',
+      'check',
     ]
     if (!known.includes(command ?? ''))
       throw new UsageError(
@@ -95,10 +111,12 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
           ? `expected a command: ${known.join(', ')}`
           : `unknown command ${command}: expected ${known.join(', ')}`,
       )
-    if (extra.length > (command === 'restore' || command === 'history' ? 1 : 0))
+    if (extra.length > (['restore', 'history', 'trace'].includes(command!) ? 1 : 0))
       throw new UsageError(
         `unexpected argument ${extra.at(-1)}${didYouMean(command!, extra, values)}`,
       )
+    const windowS =
+      values.window === undefined ? DEFAULT_WINDOW_S : parseDuration(values.window, '--window')
     const client = await connectTo(values, {
       say: (line) => io.stderr.write(`${line}\n`),
       warn: (text) => io.stderr.write(`${COMMAND}: warning: ${text}\n`),
@@ -114,6 +132,8 @@ export async function runTopology(args: string[], io: Io = process): Promise<num
       return write(io, values.json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body), 0)
     }
     if (command === 'drift') return await showDrift(io, client, values)
+    if (command === 'trace') return await trace(io, client, extra[0], { ...values, windowS })
+    if (command === 'check') return await check(io, client, { ...values, windowS }, COMMAND)
     if (command === 'restore') return await restore(io, client, extra[0], values.all === true)
     const request: Request = (method, path, body) => client.request(method, path, body)
     if (command === 'history') return await showHistory(io, request, extra, values)
