@@ -50,13 +50,14 @@ export class StatusReads {
   }
 
   /**
-   * A read within the bound: the last one, the one under way, or a new one (a failure is not
-   * kept); a new one is caused by `cause` (the request that came first, as the log names it).
+   * A read within the bound (`maxAgeMs`, --status-max-age unless the caller needs a newer one):
+   * the last one, the one under way, or a new one (a failure is not kept); a new one is caused by
+   * `cause` (the request that came first, as the log names it).
    */
-  read(process: ProcessHandle, cause?: Cause): Promise<StatusRead> {
+  read(process: ProcessHandle, cause?: Cause, maxAgeMs = this.maxAgeMs): Promise<StatusRead> {
     const key = idText(process.id)
     let entry = this.#entries.get(key)
-    const fresh = entry?.read && this.now() - entry.read.at < this.maxAgeMs
+    const fresh = entry?.read && this.now() - entry.read.at < maxAgeMs
     if (fresh) return Promise.resolve(entry!.read!)
     if (entry?.pending) return entry.pending
     if (!entry) this.#entries.set(key, (entry = {}))

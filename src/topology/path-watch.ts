@@ -23,8 +23,6 @@ const NODE_TIMER: Timer = (ms, tick) => {
   return () => clearTimeout(timer)
 }
 
-const STALE_SLACK_MS = 5
-
 export type PathWatchOptions = {
   registry: Registry
   reads: StatusReads
@@ -218,8 +216,10 @@ export class PathWatch {
       this.#push()
       return this.#next()
     }
+    // The newest read is a period old by the history's clock: a new one is wanted, whatever the
+    // shared reads' clock (a moment later: it times the read once the history has heard it) says.
     this.#reads
-      .read(this.#registry.find(PRIMARY))
+      .read(this.#registry.find(PRIMARY), undefined, 0)
       .then(
         () => this.#push(),
         (err: unknown) => this.#log.debug({ err }, 'the rates pushed: the primary was not read'),
@@ -232,9 +232,7 @@ export class PathWatch {
     if (!this.#watching || this.#cancel) return
     const newest = this.#history.pair()?.newer
     const age = newest ? this.#history.now() - newest.at : Infinity
-    // A few ms past the period: the shared read then is stale for the status reads too (they
-    // time it a moment after the history does), so the tick reads anew.
-    const wait = (age < this.#periodMs ? this.#periodMs - age : this.#periodMs) + STALE_SLACK_MS
+    const wait = age < this.#periodMs ? this.#periodMs - age : this.#periodMs
     this.#cancel = this.#timer(wait, () => this.#tick())
   }
 

@@ -48,6 +48,19 @@ test('a bound of 0 reads for every reader that comes after a read was answered',
     assert.is(statuses(h, 'nfv 1'), 2)
   }))
 
+test("a caller that needs a newer read than the bound gets one (the rates' tick); others share it", () =>
+  withHarness([{ kind: 'primary' }], async (h) => {
+    const { clock, reads, read } = readsOf(h)
+    const primary = h.controller.registry.find(PRIMARY)
+    const first = await read('primary')
+    clock.now = 10
+    const newer = await reads.read(primary, undefined, 0)
+    assert.is(statuses(h, 'primary'), 2, 'read anew although the last read is within the bound')
+    assert.is.not(newer, first)
+    assert.is(await read('primary'), newer, 'the bound readers share the newer read')
+    assert.is(statuses(h, 'primary'), 2)
+  }))
+
 test('a change to any process forgets every read: the next reader sees it at once', () =>
   withHarness(
     [
