@@ -24,12 +24,18 @@ export const EventParams = v.strictObject(
   'not a parameter of GET /v1/events (rates)',
 )
 
-// Every stream sends an event's data as the same text: it is made once, for the first of them.
-const texts = new WeakMap<object, string>()
-const dataText = (data: object) => {
-  let text = texts.get(data)
-  if (text === undefined) texts.set(data, (text = JSON.stringify(data)))
-  return text
+// Every stream sends an event as the same bytes: they are made once, for the first of them. The
+// data is one line of JSON (JSON.stringify escapes every line break), so one `data:` field.
+const encoder = new TextEncoder()
+const frames = new WeakMap<StreamEvent, Uint8Array>()
+const frameOf = (event: StreamEvent) => {
+  let frame = frames.get(event)
+  if (frame === undefined) {
+    const id = event.id === undefined ? '' : `id: ${event.id}\n`
+    const text = `${id}event: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`
+    frames.set(event, (frame = encoder.encode(text)))
+  }
+  return frame
 }
 
 /**
@@ -86,11 +92,7 @@ function eventStream(c: Context, { hub, events }: Deps) {
       while (!ended) {
         const event = pending.shift()
         if (event) {
-          await stream.writeSSE({
-            ...(event.id === undefined ? {} : { id: String(event.id) }),
-            event: event.type,
-            data: dataText(event.data),
-          })
+          await stream.write(frameOf(event))
           continue
         }
         const idle = await new Promise<boolean>((resolve) => {
