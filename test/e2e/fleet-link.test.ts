@@ -14,6 +14,7 @@ import {
 } from '../helpers/etcd-secure.ts'
 import { withHarness } from '../helpers/harness.ts'
 import { testNeeding } from '../helpers/needs.ts'
+import { seenSoFar } from '../helpers/watch-events.ts'
 
 const SIMS = [{ kind: 'primary' as const }, { kind: 'nfv' as const, clientId: 1 }]
 const ERROR = 50
@@ -39,39 +40,20 @@ async function linkEvents(base: string) {
   const abort = new AbortController()
   const response = await fetch(`${base}/v1/events`, { signal: abort.signal })
   assert.is(response.status, 200)
-  const seen: Link[] = []
-  const waiters = new Set<() => void>()
+  const links = seenSoFar<Link>(20_000)
   void (async () => {
     try {
       for await (const event of parseEvents(response.body!.pipeThrough(new TextDecoderStream())))
-        if (event.event === 'fleet.link') {
-          seen.push(event.data as unknown as Link)
-          for (const wake of waiters) wake()
-        }
+        if (event.event === 'fleet.link') links.add(event.data as unknown as Link)
     } catch {
       // aborted at the end of the test
     }
   })()
   return {
-    seen,
+    seen: links.seen,
     /** The first `fleet.link` event (so far or to come) that `match` takes; fails after 20 s. */
-    until(match: (link: Link) => boolean, what: string) {
-      return new Promise<Link>((resolve, reject) => {
-        const failsafe = setTimeout(() => {
-          waiters.delete(check)
-          reject(new Error(`no fleet.link event ${what}; seen: ${JSON.stringify(seen)}`))
-        }, 20_000)
-        const check = () => {
-          const hit = seen.find(match)
-          if (!hit) return
-          waiters.delete(check)
-          clearTimeout(failsafe)
-          resolve(hit)
-        }
-        waiters.add(check)
-        check()
-      })
-    },
+    until: (match: (link: Link) => boolean, what: string) =>
+      links.until(match, () => `no fleet.link event ${what}; seen: ${JSON.stringify(links.seen)}`),
     close: () => abort.abort(),
   }
 }
