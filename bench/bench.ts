@@ -8,6 +8,8 @@
 //                    [--spp-ctl-arg=--FLAG ...]
 // `http` and `apply` (the default) give the speed budget as a table; `dashboards` the matrix of
 // issue 35 (dashboards polling once a second). --seconds: each figure's window (default 5).
+// --warm-up: for `http`, each server answers its requests back to back this long (at 64
+// connections) before the first figure; for `dashboards`, see below.
 // For `dashboards`: the rest cell's window (--rest-seconds), begun --settle-seconds after the
 // processes registered; --warm-up seconds of polls back to back before the polling cells;
 // --processes, --dashboards and --way keep only those cells of its matrix (e.g. to profile one);
@@ -60,7 +62,8 @@ const date = new Date().toISOString()
 const machine = `${availableParallelism()} × ${cpus()[0]?.model ?? '?'}, node ${process.version}`
 const results: Record<string, unknown> = { date, machine, generator: generator.name, seconds }
 const sections = [
-  `${date}: ${machine}; load average before: ${loadavg()}; ${seconds} s per figure; ` +
+  `${date}: ${machine}; load average before: ${loadavg()}; ${seconds} s per figure` +
+    (cases.has('http') ? `, each server first warmed up for ${values['warm-up']} s; ` : '; ') +
     `load by ${generator.name === 'wrk' ? 'wrk (one thread)' : 'autocannon (in the bench process)'}; ` +
     `spp-ctl compiled (bin/spp-ctl.js), default flags (the state directory on, in a temporary ` +
     `directory), logs at info into a pipe; the 18.11 simulator answering at once (but in the apply).`,
@@ -68,8 +71,14 @@ const sections = [
 if (!sppDir)
   log("SPP's controller not run: give --spp-dir DIR (a checkout of SPP 18.11) to run it beside")
 
+const number = (flag: 'rest-seconds' | 'settle-seconds' | 'warm-up') => {
+  const value = Number(values[flag])
+  if (!(value >= 0)) throw new Error(`--${flag} ${values[flag]}: a number of seconds`)
+  return value
+}
+const warmUpSeconds = number('warm-up')
 const http = cases.has('http')
-  ? await httpCase(generator, { seconds, sppDir, nodeArgs }, log)
+  ? await httpCase(generator, { seconds, sppDir, nodeArgs, warmUpSeconds }, log)
   : undefined
 if (http) {
   results.http = http
@@ -86,11 +95,6 @@ if (http || apply) {
   sections.push(`The speed budget:\n\n${budgetTable(rows)}`)
 }
 if (cases.has('dashboards')) {
-  const number = (flag: 'rest-seconds' | 'settle-seconds' | 'warm-up') => {
-    const value = Number(values[flag])
-    if (!(value >= 0)) throw new Error(`--${flag} ${values[flag]}: a number of seconds`)
-    return value
-  }
   const numbers = (list?: string[]) => list?.map(Number)
   const ways = values.way?.map((way) => {
     if (!WAYS.includes(way as Way)) throw new Error(`--way ${way}: one of ${WAYS.join(', ')}`)
@@ -102,7 +106,7 @@ if (cases.has('dashboards')) {
       ...{ seconds, sppDir, nodeArgs, ways, restSeconds },
       controllerArgs: values['spp-ctl-arg'],
       settleSeconds: number('settle-seconds'),
-      warmUpSeconds: number('warm-up'),
+      warmUpSeconds,
       processes: numbers(values.processes),
       dashboards: numbers(values.dashboards),
     },

@@ -9,7 +9,7 @@ import { startHono } from './baselines.ts'
 import { CONNECTIONS, ENDPOINTS, type Endpoint } from './cases.ts'
 import { startControllerProcess } from './controller-process.ts'
 import type { Figures, Load } from './figures.ts'
-import type { Generator } from './load.ts'
+import { load, type Generator } from './load.ts'
 import { measure, type Server } from './measure.ts'
 import { processMix, startRig, type Rig } from './rig.ts'
 import { startSppController } from './spp-controller.ts'
@@ -39,14 +39,20 @@ export type HttpResults = {
 }
 
 /** The options of a run. */
-export type HttpOptions = { seconds: number; sppDir?: string; nodeArgs: string[] }
+export type HttpOptions = {
+  seconds: number
+  sppDir?: string
+  nodeArgs: string[]
+  /** Each server answers its cases' requests back to back this long before the first figure. */
+  warmUpSeconds: number
+}
 
 const PROCESSES = 4
 
 /** Runs it all; `log` hears of each figure as it is measured. */
 export async function httpCase(
   generator: Generator,
-  { seconds, sppDir, nodeArgs }: HttpOptions,
+  { seconds, sppDir, nodeArgs, warmUpSeconds }: HttpOptions,
   log: (line: string) => void,
 ): Promise<HttpResults> {
   // Start-up first, on a quiet machine, each start a fresh process remembering in one directory.
@@ -82,6 +88,23 @@ export async function httpCase(
     const hono = await startHono(responses)
     const rows: CaseRow[] = []
     try {
+      // A server measured cold shows V8 compiling, not the server: a controller that had answered
+      // nothing took about 6 s of PUTs at one connection to reach its steady CPU per request, and
+      // 10 s at 64 connections left one connection's path still to compile (docs/speed.md). Each
+      // server first answers every request it will be measured on, at 64 connections and then at
+      // one (the first figures are at one), half the time each.
+      if (warmUpSeconds > 0) {
+        const cases: [Server, Load[]][] = [
+          [serverOf(ours), Object.values(ENDPOINTS)],
+          [serverOf(none), [ENDPOINTS['PUT /v1/nfvs/1/patches']]],
+          [hono, Object.values(ENDPOINTS)],
+          ...(spp ? [[serverOf(spp), Object.values(ENDPOINTS)] as [Server, Load[]]] : []),
+        ]
+        for (const [server, loads] of cases)
+          for (const connections of [...CONNECTIONS].reverse())
+            await load(generator, server.url, loads, connections, warmUpSeconds / 2)
+        log(`each server warmed up: ${warmUpSeconds} s of its requests, at 64 connections and at 1`)
+      }
       for (const connections of CONNECTIONS)
         for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
           const servers: (readonly [ServerName, Server])[] = [
