@@ -31,12 +31,12 @@ export const noContent = (c: Context): Response => bodiless(c, 204)
 export const notModified = (c: Context): Response => bodiless(c, 304)
 
 /**
- * The one place a head is written outside hono: a 204's or 304's, with node's own response
- * (@hono/node-server's bindings, and its RESPONSE_ALREADY_SENT to say it is done). Such an answer
- * has no body, so no Content-Type or Content-Length either, yet @hono/node-server gives every
- * answer without a Content-Type `text/plain` (and a string body its length), and node sends both
- * even with a 204. Every other header hono holds goes out as it is. Without node under the app
- * (app.request), hono's own Response is right as it is.
+ * A head written outside hono (as the event stream's is, src/http/event-stream.ts): a 204's or
+ * 304's, with node's own response (@hono/node-server's bindings, and its RESPONSE_ALREADY_SENT to
+ * say it is done). Such an answer has no body, so no Content-Type or Content-Length either, yet
+ * @hono/node-server gives every answer without a Content-Type `text/plain` (and a string body its
+ * length), and node sends both even with a 204. Every other header hono holds goes out as it is.
+ * Without node under the app (app.request), hono's own Response is right as it is.
  */
 export function bodilessHeads(): MiddlewareHandler {
   return async function bodilessHeads(c, next) {

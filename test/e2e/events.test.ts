@@ -1,8 +1,10 @@
 import { once } from 'node:events'
-import { connect } from 'node:net'
+import type { ServerResponse } from 'node:http'
+import { connect, type Socket } from 'node:net'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { withHarness, type Harness } from '../helpers/harness.ts'
+import { captureLogs } from '../helpers/log-capture.ts'
 
 type Sse = { id?: string; event: string; data: Record<string, unknown> }
 
@@ -213,6 +215,113 @@ test('a Last-Event-ID replay sends at most the per-client bound, events.lost for
       }
     },
     { eventBufferSize: 100, maxPendingEventsPerClient: 3 },
+  ))
+
+/** The controller's own response to the next request it is sent. */
+const nextResponse = (h: Harness) =>
+  new Promise<ServerResponse>((resolve) =>
+    h.controller.httpServer.once('request', (_req, res: ServerResponse) => resolve(res)),
+  )
+
+/** Sends `request` on a new connection and resolves with the answer's head, once it is all in. */
+async function headOf(h: Harness, request: string): Promise<{ socket: Socket; head: string[] }> {
+  const socket = connect(h.controller.apiPort, '127.0.0.1')
+  socket.write(request)
+  let text = ''
+  while (!text.includes('\r\n\r\n'))
+    text += ((await once(socket, 'data')) as [Buffer])[0].toString('latin1')
+  return { socket, head: text.slice(0, text.indexOf('\r\n\r\n')).split('\r\n') }
+}
+
+test("the stream's head is streamSSE's, with the request id; logged and counted as a 200", async () => {
+  const { log, lines } = captureLogs('debug')
+  await withHarness(
+    [],
+    async (h) => {
+      const { socket, head } = await headOf(
+        h,
+        'GET /v1/events HTTP/1.1\r\nHost: x\r\nX-Request-Id: watch-1\r\n\r\n',
+      )
+      try {
+        assert.equal(head.slice(0, 6), [
+          'HTTP/1.1 200 OK',
+          'X-Request-Id: watch-1',
+          'cache-control: no-cache',
+          'connection: keep-alive',
+          'content-type: text/event-stream',
+          'transfer-encoding: chunked',
+        ])
+        assert.match(head[6]!, /^Date: /)
+        assert.is(head.length, 7)
+        const line = lines.find((l) => l.msg === 'http request' && l.path === '/v1/events')
+        assert.equal([line?.req, line?.status], ['watch-1', 200])
+        const metrics = (await h.api('GET', '/metrics')).text
+        assert.match(
+          metrics,
+          'spp_http_requests_total{method="GET",route="/v1/events",status="200"} 1\n',
+        )
+      } finally {
+        socket.destroy()
+      }
+    },
+    { log },
+  )
+})
+
+test('HEAD /v1/events is answered with the head alone, and subscribes nothing', () =>
+  withHarness([], async (h) => {
+    const served = nextResponse(h)
+    const response = await fetch(`http://127.0.0.1:${h.controller.apiPort}/v1/events`, {
+      method: 'HEAD',
+    })
+    assert.is(response.status, 200)
+    assert.is(response.headers.get('content-type'), 'text/event-stream')
+    assert.ok((await served).writableEnded, 'the answer is ended')
+    assert.is(h.controller.hub.subscribers, 0)
+  }))
+
+test('a client that goes lets go of its subscription, and of the rates it asked for', () =>
+  withHarness([], async (h) => {
+    const served = nextResponse(h)
+    const { socket } = await headOf(h, 'GET /v1/events?rates=1 HTTP/1.1\r\nHost: x\r\n\r\n')
+    const { hub } = h.controller
+    assert.equal([hub.subscribers, hub.ratesWatchers], [1, 1])
+    const closed = once(await served, 'close')
+    socket.destroy()
+    await closed // the controller has seen the client go
+    assert.equal([hub.subscribers, hub.ratesWatchers], [0, 0])
+  }))
+
+test('a client that stops reading: node holds at most one event past its buffer for it, then it is dropped at the bound', () =>
+  withHarness(
+    [],
+    async (h) => {
+      const served = nextResponse(h)
+      const { socket } = await headOf(h, 'GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n')
+      socket.pause() // never read again, until the end of the test
+      const res = await served
+      const { hub } = h.controller
+      const big = 'x'.repeat(64 * 1024)
+      let published = 0
+      let most = 0
+      try {
+        // One event at a time, each written (or held back) before the next is published, until
+        // the kernel's buffers are full and node's write says to wait: the events then queue up
+        // to the bound. (1000 events are far more than the buffers of a loopback connection hold.)
+        while (hub.subscribers > 0 && published < 1000) {
+          hub.publish('burst', { i: published++, big })
+          await new Promise(setImmediate)
+          if (hub.subscribers > 0) most = Math.max(most, res.writableLength)
+        }
+        assert.is(hub.subscribers, 0, `dropped, after ${published} events`)
+        assert.ok(res.destroyed, 'cut off, with the bytes node held for it')
+        const bound = res.writableHighWaterMark + big.length + 100
+        assert.ok(most <= bound, `node held at most ${most} bytes (bound ${bound})`)
+      } finally {
+        socket.destroy()
+      }
+    },
+    { maxPendingEventsPerClient: 8 },
   ))
 
 test.run()
