@@ -214,7 +214,9 @@ export class PathWatch {
     const age = newest ? this.#history.now() - newest.at : Infinity
     if (age < this.#periodMs || !this.#registry.has(PRIMARY)) {
       this.#push()
-      return this.#next()
+      // From the age judged here: a moment later the read may be a period old, and the next
+      // tick must then come at once, not a period later (a push skipped: two seconds without).
+      return this.#next(age < this.#periodMs ? this.#periodMs - age : this.#periodMs)
     }
     // The newest read is a period old by the history's clock: a new one is wanted, whatever the
     // shared reads' clock (a moment later: it times the read once the history has heard it) says.
@@ -227,12 +229,17 @@ export class PathWatch {
       .finally(() => this.#next())
   }
 
-  /** The next tick: when the newest read is a period old (a period from now if it already is). */
-  #next() {
+  /**
+   * The next tick after `wait` ms; after a read, when the newest read is a period old (a period
+   * from now if it already is: a read that failed is not asked again at once).
+   */
+  #next(wait?: number) {
     if (!this.#watching || this.#cancel) return
-    const newest = this.#history.pair()?.newer
-    const age = newest ? this.#history.now() - newest.at : Infinity
-    const wait = age < this.#periodMs ? this.#periodMs - age : this.#periodMs
+    if (wait === undefined) {
+      const newest = this.#history.pair()?.newer
+      const age = newest ? this.#history.now() - newest.at : Infinity
+      wait = age < this.#periodMs ? this.#periodMs - age : this.#periodMs
+    }
     this.#cancel = this.#timer(wait, () => this.#tick())
   }
 

@@ -280,6 +280,30 @@ test('/v1/events?rates=1: a rates event per read, no id, never replayed; one rea
     }
   }))
 
+test('/v1/events?rates=1: a tick a moment short of a period reads once the period is up, not a period later', () =>
+  withTraffic(async (h, { clock, timer }) => {
+    await configure(h, NFV_CHAIN)
+    const stream = await openEvents(h, '/v1/events?rates=1')
+    try {
+      await stream.next((e) => e.type === 'rates')
+      assert.is(timer.pending()!.ms, 1000)
+      const before = statuses(h)
+      // A clock that moves as it is read, as a real one does: the tick finds the read 999.9 ms
+      // old, and by its next reading of the clock the period is up.
+      let now = 999.7
+      Object.defineProperty(clock, 'now', { configurable: true, get: () => (now += 0.2) })
+      timer.fire()
+      assert.is(statuses(h), before, 'not a period old yet: nothing read')
+      const wait = timer.pending()!.ms
+      assert.ok(wait < 1, `the next tick in ${wait} ms`)
+      timer.fire()
+      await stream.next((e) => e.type === 'rates')
+      assert.is(statuses(h), before + 1)
+    } finally {
+      stream.close()
+    }
+  }))
+
 test('/v1/events refuses a parameter it does not take, naming it, with nothing read', () =>
   withTraffic(async (h, { timer }) => {
     for (const query of ['rates=2', 'rates=1&rates=1', 'rate=1']) {
