@@ -19,7 +19,6 @@ import { presenters, type NfvStatusWords } from './present.ts'
 import { processesOf } from './processes.ts'
 import { recordChanges } from './record-changes.ts'
 import { requestIds } from './request-id.ts'
-import { ApiRouter } from './router.ts'
 import {
   mount,
   type Deps,
@@ -65,7 +64,12 @@ export type AppOptions = {
 /** The REST API of ../shared/spec/rest-api.md. */
 export function createApp(options: AppOptions) {
   const { registry, log, maxBodyBytes, hub, metrics, events, nfvStatus = 'spec' } = options
-  const app = new Hono<{ Variables: RequestIdVariables }>({ router: new ApiRouter() })
+  // hono's default router, SmartRouter, tries RegExpRouter first, which refuses a static segment
+  // beside a parameter at the same place: the REST spec's `/v1/primary/flow_rules/port_id/:port_id`
+  // beside `/v1/primary/flow_rules/:rule_id/port_id/:port_id`. At the first request SmartRouter
+  // catches that refusal and matches every route with TrieRouter from then on, which takes the
+  // pair (test/http/router.test.ts).
+  const app = new Hono<{ Variables: RequestIdVariables }>()
   // Outermost: a 204's or 304's head is written once every other middleware has seen the answer.
   app.use(bodilessHeads())
   app.use(requestIds())
