@@ -4,7 +4,13 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { parseEvents } from '../../src/cli/sse-client.ts'
 import { browserMissing, cuttableProxy, withPage } from '../helpers/browser.ts'
-import { startChildController, type ChildController, type LogLine } from '../helpers/controllers.ts'
+import {
+  addPort,
+  etcdUp,
+  reached,
+  startChildController,
+  type ChildController,
+} from '../helpers/controllers.ts'
 import { etcdTest, withEtcd } from '../helpers/etcd.ts'
 import {
   secureEtcdMissing,
@@ -26,14 +32,6 @@ const linkOf = async (base: string) => {
   assert.is(response.status, 200)
   return (await response.json()) as Link
 }
-const etcdUp = async (base: string) =>
-  /^spp_etcd_up (\d)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]
-const reached = (l: LogLine) => l.msg.startsWith('etcd reached')
-const addPort = (base: string, port: string) =>
-  fetch(`${base}/v1/nfvs/1/ports`, {
-    method: 'PUT',
-    body: JSON.stringify({ action: 'add', port }),
-  }).then((r) => r.status)
 
 /** The `fleet.link` events of the controller's /v1/events, read over its socket from now on. */
 async function linkEvents(base: string) {

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert'
 import { openEtcd } from '../../src/fleet/etcd-client.ts'
 import { fleetKeys } from '../../src/fleet/keys.ts'
 import { cuttableProxy } from '../helpers/browser.ts'
-import { startChildController, type LogLine } from '../helpers/controllers.ts'
+import { etcdUp, reached, startChildController, type LogLine } from '../helpers/controllers.ts'
 import { etcdTest, revisionNow, waitForKey, withEtcd } from '../helpers/etcd.ts'
 
 const SIMS = [{ kind: 'primary' as const }, { kind: 'nfv' as const, clientId: 1 }]
@@ -14,15 +14,13 @@ const keys = fleetKeys()
 const WARN = 40
 const DEBUG = 20
 
-const etcdUp = async (base: string) =>
-  /^spp_etcd_up (\d)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]
 const unreachable = (l: LogLine) => l.level === WARN && l.msg.startsWith('etcd unreachable')
 
 etcdTest(test, 'etcd down: spp_etcd_up 0, the API answers, one warn line per outage', () =>
   withEtcd(async (etcd) => {
     const a = await startChildController(etcd.url, 'a', SIMS, ['--log-level', 'debug'])
     try {
-      await a.waitForLog((l) => l.msg.startsWith('etcd reached'))
+      await a.waitForLog(reached)
       assert.is(await etcdUp(a.base), '1')
       await etcd.stop()
       await a.waitForLog(unreachable)
@@ -62,7 +60,7 @@ etcdTest(test, 'changes made while etcd is down reach it within 5 s of its retur
     const client = await openEtcd([etcd.url])
     const a = await startChildController(etcd.url, 'a', SIMS)
     try {
-      await a.waitForLog((l) => l.msg.startsWith('etcd reached'))
+      await a.waitForLog(reached)
       const from = (await revisionNow(client)) + 1
       await etcd.stop()
       await a.waitForLog(unreachable)
@@ -91,7 +89,7 @@ etcdTest(test, 'cut off from etcd: its newer revision and the changes made here 
     const live = async (nfv: number) =>
       ((await (await fetch(`${a.base}/v1/nfvs/${nfv}`)).json()) as { ports: string[] }).ports
     try {
-      await a.waitForLog((l) => l.msg.startsWith('etcd reached'))
+      await a.waitForLog(reached)
       let from = (await revisionNow(client)) + 1
       assert.is(await addPort(a.base, 1, 'ring:2'), 204)
       const base = await desired((v) => portsIn(v, 1).includes('ring:2'), from)
@@ -193,7 +191,7 @@ etcdTest(
         assert.is(await addPort(a.base, 1, 'ring:0'), 204)
         const from = (await revisionNow(client)) + 1
         proxy.release()
-        await a.waitForLog((l) => l.msg.startsWith('etcd reached'))
+        await a.waitForLog(reached)
         const [kv] = (await client.get(keys.desired('a')).exec()).kvs
         if (!portsIn(kv?.value.toString(), 1).includes('ring:0'))
           await waitForKey(

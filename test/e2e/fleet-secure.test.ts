@@ -15,7 +15,14 @@ import { readCredentials } from '../../src/fleet/etcd-access.ts'
 import { openEtcd } from '../../src/fleet/etcd-client.ts'
 import { fleetKeys } from '../../src/fleet/keys.ts'
 import { browserMissing, cuttableProxy, withPage } from '../helpers/browser.ts'
-import { startChildController, type ChildController, type LogLine } from '../helpers/controllers.ts'
+import {
+  addPort,
+  etcdUp,
+  reached,
+  startChildController,
+  type ChildController,
+  type LogLine,
+} from '../helpers/controllers.ts'
 import { revisionNow, waitForKey } from '../helpers/etcd.ts'
 import {
   secureEtcdMissing,
@@ -50,14 +57,6 @@ const fleetAs = (s: SecureEtcd, pair: Pair, args: string[], stdin?: string) =>
     env: { ETCDCTL_CACERT: s.pki.ca, SPP_CTL_ETCD_CERT: pair.cert, SPP_CTL_ETCD_KEY: pair.key },
   })
 
-const etcdUp = async (base: string) =>
-  /^spp_etcd_up (\d)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]
-const reached = (l: LogLine) => l.msg.startsWith('etcd reached')
-const addPort = (base: string, port: string) =>
-  fetch(`${base}/v1/nfvs/1/ports`, {
-    method: 'PUT',
-    body: JSON.stringify({ action: 'add', port }),
-  }).then((r) => r.status)
 const hasPort = (port: string) => (e: { value?: string }) =>
   e.value !== undefined &&
   (JSON.parse(e.value) as typeof CHAIN).nfvs['1']?.ports.includes(port) === true

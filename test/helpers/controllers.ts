@@ -147,3 +147,19 @@ export async function withChildControllers(
     await Promise.all(controllers.map((c) => c.stop()))
   }
 }
+
+// A fleet host as its tests see it from outside: its metric of the link, its log, a change.
+
+/** The value of spp_etcd_up on the controller at `base` ('1', '0'; undefined without --etcd). */
+export const etcdUp = async (base: string) =>
+  /^spp_etcd_up (\d)$/m.exec(await (await fetch(`${base}/metrics`)).text())?.[1]
+
+/** The log line of a controller that has reached etcd. */
+export const reached = (l: LogLine) => l.msg.startsWith('etcd reached')
+
+/** Adds `port` to nfv 1 of the controller at `base`; resolves with the answer's status. */
+export const addPort = (base: string, port: string) =>
+  fetch(`${base}/v1/nfvs/1/ports`, {
+    method: 'PUT',
+    body: JSON.stringify({ action: 'add', port }),
+  }).then((r) => r.status)
