@@ -86,13 +86,25 @@ export const queryOf = (c: Context) =>
   )
 
 /**
+ * A declared body that node's parser has all of already, as it has one that came in the request's
+ * own packets (a small body does): taken from the request's buffer in one `read()`. Undefined
+ * when some of it is still to come.
+ */
+function buffered({ incoming, bytes }: Declared): string | undefined {
+  if (incoming.readableLength !== bytes) return undefined
+  if (bytes === 0) return ''
+  return (incoming.read() as Buffer | null)?.toString('utf8')
+}
+
+/**
  * The body as text (its size already checked by `bodyLimits`): of a declared length, straight
  * from node's request (no fetch Request built); else as hono's middleware buffered it.
  */
 async function readText(c: Context): Promise<string> {
   try {
     const length = c.get('declaredBody')
-    return await (length ? text(length.incoming) : c.req.text())
+    if (!length) return await c.req.text()
+    return buffered(length) ?? (await text(length.incoming))
   } catch {
     throw closedMidBody()
   }

@@ -229,6 +229,27 @@ test('a request target that is not a path is answered in text, with a request id
   )
 })
 
+test('a body that comes after its head, in two pieces, is read whole', () =>
+  withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
+    const body = '{"action":"start"}'
+    const socket = connect(h.controller.apiPort, '127.0.0.1').setNoDelay(true)
+    let text = ''
+    socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+    const closed = once(socket, 'close')
+    const head =
+      'PUT /v1/nfvs/1/forward HTTP/1.1\r\nHost: x\r\nConnection: close\r\n' +
+      `Content-Length: ${body.length}\r\n\r\n`
+    await new Promise<void>((resolve) => socket.write(head + body.slice(0, 5), () => resolve()))
+    // Answered on another connection once the controller has read what came before it: the
+    // head and the first piece are in (node's parser has 5 of the body's bytes).
+    assert.is((await h.api('GET', '/v1/processes')).status, 200)
+    socket.write(body.slice(5))
+    await closed
+    const reply = parseReply(text)
+    assert.is(reply.status, 204, reply.body)
+    assert.equal(commandsOf(h.sim('nfv 1')), ['forward'])
+  }))
+
 test('a client that leaves mid-body is a 499 in the metrics and a debug line, not an error', async () => {
   const { log, lines, waitFor } = capturedLog()
   await withHarness(
