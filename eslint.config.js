@@ -49,6 +49,17 @@ export default tseslint.config(
           selector: "CallExpression[callee.property.name='getSnapshot']",
           message: "An actor's snapshot is its own: ask its ProcessHandle (describe, shown, caps).",
         },
+        // Served by node, a header read through hono builds a whole fetch Request, and one set
+        // through it an undici Headers that the answer is then made from.
+        {
+          selector:
+            "CallExpression[callee.object.property.name='req'][callee.property.name='header']",
+          message: "Read a request's header with requestHeader (src/http/validate.ts): node's own.",
+        },
+        {
+          selector: "CallExpression[callee.object.name='c'][callee.property.name='header']",
+          message: "Set an answer's header with setHeader (src/http/json.ts): on node's response.",
+        },
       ],
     },
   },

@@ -3,6 +3,7 @@ import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler } from 'hono'
 import { findClient, type AuthRefusal, type Client, type Scope } from '../auth/clients.ts'
 import { ControllerError } from '../protocol/errors.ts'
+import { requestHeader } from './validate.ts'
 
 /**
  * Who made a request: what the journal records and the request's log line shows. (An apply's and
@@ -75,8 +76,7 @@ export function authenticate(options: AuthenticateOptions) {
       const reading = c.req.method === 'GET' || c.req.method === 'HEAD'
       const clients = current()
       if (clients && !(reading && open.has(c.req.path))) {
-        // node's own headers: c.req.header would build a whole fetch Request for it.
-        const header = incoming ? incoming.headers.authorization : c.req.header('authorization')
+        const header = requestHeader(c, 'authorization')
         const token = header === undefined ? undefined : BEARER.exec(header)?.[1]
         if (header === undefined && reading && allowReadAnonymous) return next()
         if (token === undefined) throw refuse('TOKEN_MISSING', MISSING)

@@ -1,6 +1,6 @@
 // GET /v1/events' streams: each client's share of the hub's events, bounded, written to node's
 // response itself where the app runs on node, else through hono's streamSSE.
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import type { HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Context } from 'hono'
@@ -132,19 +132,18 @@ export function eventStream(c: Context, hub: EventHub, options: EventStreamOptio
 
 /**
  * The stream on node's response: the head streamSSE's answer would have (what is set on node's
- * response, such as X-Request-Id, then every header hono holds, in hono's order), then each frame
+ * response, such as X-Request-Id, then streamSSE's own, in the order hono's Headers give), then each frame
  * as one write, waiting for 'drain' when node's write says so. RESPONSE_ALREADY_SENT tells hono
  * and @hono/node-server that it is answered: the middleware after the route see a 200 (the log
  * line, the metrics), and @hono/node-server writes nothing.
  */
 function toNode(c: Context, outgoing: ServerResponse, run: (sink: Sink) => Promise<void>) {
-  c.header('Transfer-Encoding', 'chunked')
-  c.header('Content-Type', 'text/event-stream')
-  c.header('Cache-Control', 'no-cache')
-  c.header('Connection', 'keep-alive')
-  const headers: OutgoingHttpHeaders = {}
-  for (const [name, value] of c.res.headers) headers[name] = value
-  outgoing.writeHead(200, headers)
+  outgoing.writeHead(200, {
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'content-type': 'text/event-stream',
+    'transfer-encoding': 'chunked',
+  })
   // A HEAD has its head, and nothing to follow.
   if (c.req.method === 'HEAD') outgoing.end()
   else {

@@ -1,8 +1,21 @@
-// Success answers: JSON serialised once per shared reply, and 204 and 304 with nothing at all.
-import type { OutgoingHttpHeaders } from 'node:http'
+// Success answers: JSON serialised once per shared reply, 204 and 304 with nothing at all, and
+// the headers an answer carries.
 import type { HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Context, MiddlewareHandler } from 'hono'
+
+/**
+ * Sets a header of the answer. Served by node, on node's own response, which sends it with the
+ * head whoever writes it: held by hono (c.header), it would take an undici `Headers`, which every
+ * answer is then made from. Every header of an answer is set here (eslint.config.js), so that hono
+ * holds none when node serves the request. Through hono without node (app.request).
+ */
+export function setHeader(c: Context, name: string, value: string): void {
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
+  if (outgoing) outgoing.setHeader(name, value)
+  // eslint-disable-next-line no-restricted-syntax -- the one way in, without node under the app
+  else c.header(name, value)
+}
 
 // Coalesced requests share one decoded reply object: it is serialised once for all of them.
 const serialised = new WeakMap<object, string>()
@@ -35,8 +48,9 @@ export const notModified = (c: Context): Response => bodiless(c, 304)
  * 304's, with node's own response (@hono/node-server's bindings, and its RESPONSE_ALREADY_SENT to
  * say it is done). Such an answer has no body, so no Content-Type or Content-Length either, yet
  * @hono/node-server gives every answer without a Content-Type `text/plain` (and a string body its
- * length), and node sends both even with a 204. Every other header hono holds goes out as it is.
- * Without node under the app (app.request), hono's own Response is right as it is.
+ * length), and node sends both even with a 204. Its headers are those set on node's response
+ * (setHeader): hono holds none. Without node under the app (app.request), hono's own Response is
+ * right as it is.
  */
 export function bodilessHeads(): MiddlewareHandler {
   return async function bodilessHeads(c, next) {
@@ -45,10 +59,7 @@ export function bodilessHeads(): MiddlewareHandler {
     if (status !== 204 && status !== 304) return
     const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
     if (!outgoing || outgoing.headersSent) return
-    const headers: OutgoingHttpHeaders = {}
-    for (const [name, value] of c.res.headers)
-      if (name !== 'content-type' && name !== 'content-length') headers[name] = value
-    outgoing.writeHead(status, headers).end()
+    outgoing.writeHead(status).end()
     // Hono merges the headers of the answer it holds into one that replaces it (building a fetch
     // Response to do so), unless it holds none: the head written here has them all already.
     c.res = undefined

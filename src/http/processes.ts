@@ -10,7 +10,7 @@ import type { ProcessKind } from '../protocol/bodies.ts'
 import type { StatusBody } from '../protocol/kinds/status.ts'
 import { PRIMARY, processId, type ProcessId } from '../protocol/process-id.ts'
 import { askingOf, type Change } from '../requests/change.ts'
-import { noContent } from './json.ts'
+import { noContent, setHeader } from './json.ts'
 import { readOptionalRecord } from './validate.ts'
 
 /**
@@ -28,7 +28,7 @@ export const STATUS_AGE = 'X-Status-Age-Ms'
 
 /** Sets the age header of an answer that shows reads answered at `readAt` (the reads' clock). */
 export const tellAge = (c: Context, reads: StatusReads, readAt: number) =>
-  c.header(STATUS_AGE, String(Math.max(0, Math.round(reads.now() - readAt))))
+  setHeader(c, STATUS_AGE, String(Math.max(0, Math.round(reads.now() - readAt))))
 
 /** The primary, or the secondary of this kind the request's `client_id` names. */
 const idOf = (c: Context, kind: ProcessKind): ProcessId =>

@@ -1,7 +1,8 @@
 // Request ids: hono's request-id middleware, with ids a reader can follow through our logs.
 import type { Context, MiddlewareHandler } from 'hono'
 import { requestId } from 'hono/request-id'
-import type { ServerBindings } from './auth.ts'
+import { setHeader } from './json.ts'
+import { requestHeader } from './validate.ts'
 
 /** The ids a client may choose: a short token we can put in a header and a log line as is. */
 const SAFE_ID = /^[\w.:=-]{1,64}$/
@@ -22,22 +23,18 @@ export function idCounter(): () => string {
  * `job-7.step:2`, as our own steps' ids are written), else one of ours.
  *
  * The header is read once, here, from node's own headers, and the answer's is set on node's
- * response: hono's own reading and setting (its `headerName`) would build an undici `Headers` for
- * the request's headers and another for the answer's, for one value each. Without node under the
- * app (a test's `app.request`), through hono.
+ * response (requestHeader, setHeader): hono's own reading and setting (its `headerName`) would
+ * build an undici `Headers` for the request's headers and another for the answer's, for one value
+ * each.
  */
 export function requestIds(): MiddlewareHandler {
   const ours = idCounter()
   return requestId({
     headerName: '',
     generator(c: Context) {
-      const node = c.env as ServerBindings | undefined
-      const given = node?.incoming
-        ? node.incoming.headers['x-request-id']
-        : c.req.header('X-Request-Id')
-      const id = typeof given === 'string' && SAFE_ID.test(given) ? given : ours()
-      if (node?.outgoing) node.outgoing.setHeader('X-Request-Id', id)
-      else c.header('X-Request-Id', id)
+      const given = requestHeader(c, 'x-request-id')
+      const id = given !== undefined && SAFE_ID.test(given) ? given : ours()
+      setHeader(c, 'X-Request-Id', id)
       return id
     },
   })

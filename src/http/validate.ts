@@ -1,4 +1,5 @@
-// Request bodies read as JSON objects, under hono's body limit; checked in src/requests/check.ts.
+// What a request carries: its headers, read from node's own, and its body read as a JSON object
+// under hono's body limit (checked in src/requests/check.ts).
 import { text } from 'node:stream/consumers'
 import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler } from 'hono'
@@ -18,6 +19,18 @@ declare module 'hono' {
     /** Its declared length, as `bodyLimits` read it once (absent: chunked, or not from node). */
     declaredBody?: Declared
   }
+}
+
+/**
+ * A request header (`name` in lower case), from node's own headers when node serves the request:
+ * hono's c.req.header would build a whole fetch Request to read it. Through hono without node.
+ */
+export function requestHeader(c: Context, name: Lowercase<string>): string | undefined {
+  const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming
+  // eslint-disable-next-line no-restricted-syntax -- the one way in, without node under the app
+  if (!incoming) return c.req.header(name)
+  const value = incoming.headers[name]
+  return Array.isArray(value) ? value.join(', ') : value
 }
 
 const tooLarge = (max: number) =>

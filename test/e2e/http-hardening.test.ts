@@ -159,6 +159,39 @@ test("a request builds no undici Headers: its id, length and token are read from
   )
 })
 
+test('an answer is made with no undici Headers: a 204, a 200 with its age, a 304 with its ETag', () =>
+  withRemembering([{ kind: 'nfv', clientId: 1 }], async (h) => {
+    const ask = (line: string, extra = '') =>
+      raw(h.controller.apiPort, `${line} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${extra}\r\n`)
+    const body = '{"action":"start"}'
+    const put = () => ask('PUT /v1/nfvs/1/forward', `Content-Length: ${body.length}\r\n\r\n${body}`)
+    await put() // everything loaded
+    const { etag } = (await ask('GET /v1/topology/desired')).headers
+    // Every Headers made from here on is counted: the controller runs in this process.
+    const Undici = globalThis.Headers
+    let made = 0
+    globalThis.Headers = class extends Undici {
+      // @hono/node-server tells a Headers it is given (RESPONSE_ALREADY_SENT's) with instanceof.
+      static override [Symbol.hasInstance] = (value: unknown) => value instanceof Undici
+      constructor(init?: HeadersInit) {
+        super(init)
+        made++
+      }
+    }
+    try {
+      assert.is((await put()).status, 204)
+      const read = await ask('GET /v1/nfvs/1')
+      assert.is(read.status, 200)
+      assert.ok(read.headers['x-status-age-ms'])
+      const cached = await ask('GET /v1/topology/desired', `If-None-Match: ${etag}\r\n`)
+      assert.is(cached.status, 304)
+      assert.is(cached.headers.etag, etag)
+    } finally {
+      globalThis.Headers = Undici
+    }
+    assert.is(made, 0, 'undici Headers made')
+  }))
+
 test("node's server has one 'request' listener, the connection guard told from it", () =>
   withHarness([], (h) => {
     assert.is(h.controller.httpServer.listenerCount('request'), 1)

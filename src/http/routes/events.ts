@@ -4,7 +4,7 @@ import * as v from 'valibot'
 import { check } from '../../requests/check.ts'
 import { eventStream } from '../event-stream.ts'
 import type { Deps, Route } from '../route.ts'
-import { queryOf } from '../validate.ts'
+import { queryOf, requestHeader } from '../validate.ts'
 
 /** The query: `rates=1` asks for the `rates` events as well; any other parameter is refused. */
 export const EventParams = v.strictObject(
@@ -28,7 +28,7 @@ export const EventParams = v.strictObject(
  */
 function followEvents(c: Context, { hub, events }: Deps) {
   const { rates = false } = check(EventParams, queryOf(c), 'query')
-  return eventStream(c, hub, events, { rates, lastEventId: c.req.header('Last-Event-ID') })
+  return eventStream(c, hub, events, { rates, lastEventId: requestHeader(c, 'last-event-id') })
 }
 
 /** GET /v1/events */

@@ -12,10 +12,10 @@ import { entriesOf, idOfKey, storeKey } from '../../topology/process-config.ts'
 import { ID_SYNTAX, idText, parseId, ProcessName } from '../../protocol/process-id.ts'
 import { ifMatchHolds, ifNoneMatchHolds } from '../../topology/etag.ts'
 import { shownStep } from '../../topology/plan.ts'
-import { noContent, notModified } from '../json.ts'
+import { noContent, notModified, setHeader } from '../json.ts'
 import type { Deps, Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
-import { readOptionalRecord } from '../validate.ts'
+import { readOptionalRecord, requestHeader } from '../validate.ts'
 import { Applied, Plan } from './topology.ts'
 
 const memoryOf = ({ memory }: Deps): Memory => {
@@ -40,7 +40,7 @@ const RestoreBody = v.strictObject({ process: v.optional(ProcessName) })
 /** Forgets one process, durably (the request path commits it with its journal entry). */
 function forget(c: Context, deps: Deps, key: ProcessKey) {
   const memory = memoryOf(deps)
-  const ifMatch = c.req.header('If-Match')
+  const ifMatch = requestHeader(c, 'if-match')
   if (ifMatch !== undefined && !ifMatchHolds(ifMatch, etagOf(memory)))
     throw new ControllerError(
       'TOPOLOGY_CHANGED',
@@ -78,8 +78,8 @@ export const rememberRoutes: Route[] = [
     handle: (c, deps) => {
       const memory = memoryOf(deps)
       const etag = etagOf(memory)
-      c.header('ETag', etag)
-      const ifNoneMatch = c.req.header('If-None-Match')
+      setHeader(c, 'ETag', etag)
+      const ifNoneMatch = requestHeader(c, 'if-none-match')
       if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return notModified(c)
       return c.json(memory.store.remembered())
     },

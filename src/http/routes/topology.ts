@@ -10,13 +10,13 @@ import { HopVerdict } from '../../topology/path-document.ts'
 import { shownPlan, shownStep } from '../../topology/plan.ts'
 import type { TopologyDocument } from '../../topology/read-topology.ts'
 import { describePrincipal } from '../auth.ts'
-import { json, notModified } from '../json.ts'
+import { json, notModified, setHeader } from '../json.ts'
 import type { Presenters } from '../present.ts'
 import { tellAge } from '../processes.ts'
 import { causeOf } from '../record-changes.ts'
 import type { Deps, Route } from '../route.ts'
 import { check } from '../../requests/check.ts'
-import { queryOf, readRecord } from '../validate.ts'
+import { queryOf, readRecord, requestHeader } from '../validate.ts'
 
 const Unreadable = v.object({ error: v.string() })
 /** An apply that waits for its confirmation (POST /v1/topology/confirm). */
@@ -127,7 +127,7 @@ export async function applyAnswer(
   const confirmed = within === undefined ? undefined : confirmations
   const beforeSteps =
     confirmed && ((before: DesiredDocument) => confirmed.begin(id, note.by, within!, before))
-  const ifMatch = c.req.header('If-Match')
+  const ifMatch = requestHeader(c, 'if-match')
   const result = await applier
     .apply(desired, id, { ifMatch, keepPartial, note, ...(beforeSteps ? { beforeSteps } : {}) })
     .catch(async (error: unknown) => {
@@ -192,16 +192,16 @@ export const topologyRoutes: Route[] = [
     handle: async (c, { topology, reads, present, confirmations, paths }) => {
       const { document, etag, readAt } = await topology.current(causeOf(c))
       const verdicts = paths.verdicts()
-      c.header('ETag', etag)
+      setHeader(c, 'ETag', etag)
       tellAge(c, reads, readAt)
       // A pending confirmation counts down: its answer is never the one the client holds, and is
       // not kept (a browser would show it again for a 304 once the confirmation is gone).
       const confirmation = confirmations.pending()
       if (confirmation) {
-        c.header('Cache-Control', 'no-store')
+        setHeader(c, 'Cache-Control', 'no-store')
         return c.json({ ...answerOf(document, present, verdicts), confirmation })
       }
-      const ifNoneMatch = c.req.header('If-None-Match')
+      const ifNoneMatch = requestHeader(c, 'if-none-match')
       if (ifNoneMatch !== undefined && ifNoneMatchHolds(ifNoneMatch, etag)) return notModified(c)
       return json(c, answerOf(document, present, verdicts))
     },
@@ -217,7 +217,7 @@ export const topologyRoutes: Route[] = [
     errors: { 422: refused },
     handle: async (c, { applier }) => {
       const { etag, plan } = await applier.plan(await desiredOf(c), c.get('requestId'))
-      c.header('ETag', etag)
+      setHeader(c, 'ETag', etag)
       const { warnings } = plan
       return c.json({ ...shownPlan(plan), ...(warnings.length > 0 ? { warnings } : {}) })
     },
