@@ -74,6 +74,13 @@ function handshakeOf(role: Input['role']): Write {
   }
 }
 
+/** The queue with `job` in it (a read joining the read at its tail), or undefined when it is full. */
+const admitted = ({ queue, maxQueue }: Context, job: Job): CommandQueue | undefined =>
+  queue.length < maxQueue || joins(queue, job) ? pushed(queue, job) : undefined
+
+const queueFull = (context: Context) =>
+  `${labelOf(context.id)} has ${context.maxQueue} commands waiting: try again later`
+
 /** A command's line, and its reply read once with the command's own decoder. */
 const writeOf = (job: Job): Write => ({
   type: 'write',
@@ -103,16 +110,19 @@ export const processConnection = setup({
     setCloseReason: assign({ closeReason: (_, reason: string) => reason }),
     /** A command into the queue (a read joining the read at its tail); past `maxQueue`, refused. */
     queue: enqueueActions(({ context, enqueue }, job: Job) => {
-      const { queue, maxQueue } = context
-      if (queue.length < maxQueue || joins(queue, job))
-        return enqueue.assign({ queue: pushed(queue, job) })
-      const message = `${labelOf(context.id)} has ${maxQueue} commands waiting: try again later`
-      enqueue(() => refuse(job, message, 'QUEUE_FULL'))
+      const queue = admitted(context, job)
+      if (queue) enqueue.assign({ queue })
+      else enqueue(() => refuse(job, queueFull(context), 'QUEUE_FULL'))
     }),
-    /** Writes the next command someone waits for, refusing those that would hurt the process. */
-    writeNext: enqueueActions(({ context, enqueue }) => {
-      if (context.queue.length === 0) return
-      const next = nextJob(context.queue, context.view)
+    /**
+     * Writes the next command someone waits for, refusing those that would hurt the process; with
+     * a command just come (`job`), that command is queued first, in the same change.
+     */
+    writeNext: enqueueActions(({ context, enqueue }, job: Job | undefined) => {
+      const queue = job ? admitted(context, job) : context.queue
+      if (!queue) return enqueue(() => refuse(job!, queueFull(context), 'QUEUE_FULL'))
+      if (queue.length === 0) return
+      const next = nextJob(queue, context.view)
       const sentAt = performance.now()
       enqueue.assign({
         queue: next.queue,
@@ -242,11 +252,11 @@ export const processConnection = setup({
     // Identified, nothing in flight: a command is written as it comes.
     ready: {
       on: {
-        // Refused or left (a hazard, a client gone): nothing is written, and awaitingReply hands
-        // back at once.
+        // Queued and written in one change. Refused or left (a hazard, a client gone, a full
+        // queue): nothing is written, and awaitingReply hands back at once.
         command: {
           target: 'awaitingReply',
-          actions: [{ type: 'queue', params: ({ event }) => event.job }, 'writeNext'],
+          actions: { type: 'writeNext', params: ({ event }) => event.job },
         },
         'link.unsolicited': {
           target: 'closed',
