@@ -5,7 +5,8 @@
 //                    [--generator wrk|autocannon] [--cpu-prof]
 //                    [--rest-seconds 30] [--settle-seconds 60] [--warm-up 20]
 //                    [--processes N ...] [--dashboards N ...] [--way spp|topology|etag|rates ...]
-//                    [--spp-ctl-arg=--FLAG ...]
+//                    [--spp-ctl-arg=--FLAG ...] [--request 'PUT /v1/nfvs/1/patches' ...]
+//                    [--connections 1|64 ...]
 // `http` and `apply` (the default) give the speed budget as a table; `dashboards` the matrix of
 // issue 35 (dashboards polling once a second). --seconds: each figure's window (default 5).
 // --warm-up: for `http`, each server answers its requests back to back this long (at 64
@@ -14,6 +15,8 @@
 // processes registered; --warm-up seconds of polls back to back before the polling cells;
 // --processes, --dashboards and --way keep only those cells of its matrix (e.g. to profile one);
 // --spp-ctl-arg gives this controller a flag (e.g. --spp-ctl-arg=--status-max-age=0).
+// --request and --connections keep only those figures of `http` (and not its runs with more
+// processes), e.g. to compare builds on one request.
 // --spp-dir: a checkout of SPP 18.11, whose src/spp-ctl/spp-ctl runs beside this controller.
 // --cpu-prof: each controller of the run writes a .cpuprofile into bench-results/ as it stops.
 // Writes bench-results/bench-*.json.
@@ -22,6 +25,7 @@ import { availableParallelism, cpus } from 'node:os'
 import { parseArgs } from 'node:util'
 import { applyCase } from './lib/apply-case.ts'
 import { budget, budgetTable } from './lib/budget.ts'
+import { CONNECTIONS, ENDPOINTS, type Endpoint } from './lib/cases.ts'
 import { dashboardsCase, WAYS, type Way } from './lib/dashboards.ts'
 import { httpCase } from './lib/http-case.ts'
 import { chooseGenerator } from './lib/load.ts'
@@ -42,6 +46,8 @@ const { values } = parseArgs({
     dashboards: { type: 'string', multiple: true },
     way: { type: 'string', multiple: true },
     'spp-ctl-arg': { type: 'string', multiple: true },
+    request: { type: 'string', multiple: true },
+    connections: { type: 'string', multiple: true },
   },
 })
 const cases = new Set(values.case ?? ['http', 'apply'])
@@ -77,8 +83,22 @@ const number = (flag: 'rest-seconds' | 'settle-seconds' | 'warm-up') => {
   return value
 }
 const warmUpSeconds = number('warm-up')
+const endpoints = values.request?.map((request) => {
+  if (!(request in ENDPOINTS))
+    throw new Error(`--request ${request}: one of ${Object.keys(ENDPOINTS).join(', ')}`)
+  return request as Endpoint
+})
+const connections = values.connections?.map((count) => {
+  if (!CONNECTIONS.some((c) => String(c) === count))
+    throw new Error(`--connections ${count}: one of ${CONNECTIONS.join(', ')}`)
+  return Number(count)
+})
 const http = cases.has('http')
-  ? await httpCase(generator, { seconds, sppDir, nodeArgs, warmUpSeconds }, log)
+  ? await httpCase(
+      generator,
+      { seconds, sppDir, nodeArgs, warmUpSeconds, only: { endpoints, connections } },
+      log,
+    )
   : undefined
 if (http) {
   results.http = http

@@ -45,6 +45,8 @@ export type HttpOptions = {
   nodeArgs: string[]
   /** Each server answers its cases' requests back to back this long before the first figure. */
   warmUpSeconds: number
+  /** Only these requests, at these numbers of connections (and no more processes after). */
+  only?: { endpoints?: Endpoint[]; connections?: number[] }
 }
 
 const PROCESSES = 4
@@ -52,7 +54,7 @@ const PROCESSES = 4
 /** Runs it all; `log` hears of each figure as it is measured. */
 export async function httpCase(
   generator: Generator,
-  { seconds, sppDir, nodeArgs, warmUpSeconds }: HttpOptions,
+  { seconds, sppDir, nodeArgs, warmUpSeconds, only = {} }: HttpOptions,
   log: (line: string) => void,
 ): Promise<HttpResults> {
   // Start-up first, on a quiet machine, each start a fresh process remembering in one directory.
@@ -62,6 +64,8 @@ export async function httpCase(
   )
   log(`start-up: listening after ${startup.listeningMs} ms, ${startup.idleRssMiB.toFixed(1)} MiB`)
 
+  const endpoints = only.endpoints ?? (Object.keys(ENDPOINTS) as Endpoint[])
+  const connectionCounts = only.connections ?? [...CONNECTIONS]
   const stateDir = mkdtempSync(join(tmpdir(), 'spp-ctl-state-'))
   const rigs: Rig[] = []
   const rigOf = async (controller: Parameters<typeof startRig>[0]) => {
@@ -94,19 +98,21 @@ export async function httpCase(
       // server first answers every request it will be measured on, at 64 connections and then at
       // one (the first figures are at one), half the time each.
       if (warmUpSeconds > 0) {
+        const loads = endpoints.map((endpoint) => ENDPOINTS[endpoint])
+        const puts = endpoints.filter((e) => e.startsWith('PUT')).map((e) => ENDPOINTS[e])
         const cases: [Server, Load[]][] = [
-          [serverOf(ours), Object.values(ENDPOINTS)],
-          [serverOf(none), [ENDPOINTS['PUT /v1/nfvs/1/patches']]],
-          [hono, Object.values(ENDPOINTS)],
-          ...(spp ? [[serverOf(spp), Object.values(ENDPOINTS)] as [Server, Load[]]] : []),
+          [serverOf(ours), loads],
+          ...(puts.length > 0 ? [[serverOf(none), puts] as [Server, Load[]]] : []),
+          [hono, loads],
+          ...(spp ? [[serverOf(spp), loads] as [Server, Load[]]] : []),
         ]
         for (const [server, loads] of cases)
-          for (const connections of [...CONNECTIONS].reverse())
+          for (const connections of [...connectionCounts].sort((a, b) => b - a))
             await load(generator, server.url, loads, connections, warmUpSeconds / 2)
         log(`each server warmed up: ${warmUpSeconds} s of its requests, at 64 connections and at 1`)
       }
-      for (const connections of CONNECTIONS)
-        for (const endpoint of Object.keys(ENDPOINTS) as Endpoint[]) {
+      for (const connections of connectionCounts)
+        for (const endpoint of endpoints) {
           const servers: (readonly [ServerName, Server])[] = [
             ['spp-ctl', serverOf(ours)],
             ...(endpoint.startsWith('PUT') ? [['state dir none', serverOf(none)] as const] : []),
@@ -140,7 +146,7 @@ export async function httpCase(
     const added = (total: number) =>
       Array.from({ length: total - PROCESSES }, (_, i) => 100 + PROCESSES + i)
     let connected = PROCESSES
-    for (const processes of [16, 128]) {
+    for (const processes of only.endpoints || only.connections ? [] : [16, 128]) {
       const ids = added(processes).slice(connected - PROCESSES)
       await ours.addSims(
         ids.flatMap((id) => ['--nfv', String(id)]),
