@@ -101,12 +101,16 @@ export const queryOf = (c: Context) =>
 /**
  * A declared body that node's parser has all of already, as it has one that came in the request's
  * own packets (a small body does): taken from the request's buffer in one `read()`. Undefined
- * when some of it is still to come.
+ * when some of it is still to come, or its client has gone (then `text()` says so).
  */
 function buffered({ incoming, bytes }: Declared): string | undefined {
-  if (incoming.readableLength !== bytes) return undefined
-  if (bytes === 0) return ''
-  return (incoming.read() as Buffer | null)?.toString('utf8')
+  if (incoming.destroyed || incoming.readableLength !== bytes) return undefined
+  const body = bytes === 0 ? '' : (incoming.read() as Buffer).toString('utf8')
+  // Node's parser runs this between the body's last bytes and the message's end, which it marks
+  // next: flowing, with nothing left to give, the request then ends at once, as one read to its
+  // end does (@hono/node-server drains a request still open when its answer is sent).
+  incoming.resume()
+  return body
 }
 
 /**

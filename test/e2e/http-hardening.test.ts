@@ -1,6 +1,7 @@
 // What node's HTTP layer does below hono, seen over raw loopback sockets: parser errors, 204s,
 // bodies that would overflow the stack, clients that leave, canonical ids, shutdown.
 import { once } from 'node:events'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import { Writable } from 'node:stream'
 import { queryObjects } from 'node:v8'
@@ -281,6 +282,28 @@ test('a body that comes after its head, in two pieces, is read whole', () =>
     const reply = parseReply(text)
     assert.is(reply.status, 204, reply.body)
     assert.equal(commandsOf(h.sim('nfv 1')), ['forward'])
+  }))
+
+test('a body taken at once leaves its request ended before the answer goes out', () =>
+  withHarness([{ kind: 'nfv', clientId: 1 }], async (h) => {
+    const server = h.controller.httpServer
+    const ended: boolean[] = []
+    const watch = (req: IncomingMessage, res: ServerResponse) =>
+      res.once('finish', () => ended.push(req.readableEnded))
+    server.on('request', watch)
+    try {
+      const body = '{"action":"start"}'
+      const reply = await raw(
+        h.controller.apiPort,
+        `PUT /v1/nfvs/1/forward HTTP/1.1\r\nHost: x\r\nConnection: close\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n${body}`,
+      )
+      assert.is(reply.status, 204, reply.body)
+    } finally {
+      server.off('request', watch)
+    }
+    // Else @hono/node-server drains it after the answer (listeners and a timer, each request).
+    assert.equal(ended, [true])
   }))
 
 test('a client that leaves mid-body is a 499 in the metrics and a debug line, not an error', async () => {
