@@ -132,10 +132,10 @@ export function eventStream(c: Context, hub: EventHub, options: EventStreamOptio
 
 /**
  * The stream on node's response: the head streamSSE's answer would have (what is set on node's
- * response, such as X-Request-Id, then streamSSE's own, in the order hono's Headers give), then each frame
- * as one write, waiting for 'drain' when node's write says so. RESPONSE_ALREADY_SENT tells hono
- * and @hono/node-server that it is answered: the middleware after the route see a 200 (the log
- * line, the metrics), and @hono/node-server writes nothing.
+ * response, such as X-Request-Id, then streamSSE's four, sorted as hono's Headers gave them),
+ * then each frame as one write, waiting for 'drain' when node's write says so.
+ * RESPONSE_ALREADY_SENT tells hono and @hono/node-server that it is answered: the middleware
+ * after the route see a 200 (the log line, the metrics), and @hono/node-server writes nothing.
  */
 function toNode(c: Context, outgoing: ServerResponse, run: (sink: Sink) => Promise<void>) {
   outgoing.writeHead(200, {

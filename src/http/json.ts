@@ -6,9 +6,10 @@ import type { Context, MiddlewareHandler } from 'hono'
 
 /**
  * Sets a header of the answer. Served by node, on node's own response, which sends it with the
- * head whoever writes it: held by hono (c.header), it would take an undici `Headers`, which every
- * answer is then made from. Every header of an answer is set here (eslint.config.js), so that hono
- * holds none when node serves the request. Through hono without node (app.request).
+ * head whoever writes it: held by hono (c.header), it would take an undici `Headers`, which the
+ * answer is then made from. The routes and middleware set headers here, never with c.header
+ * (eslint.config.js): a 204 or 304 goes out with what node's response holds, and nothing that
+ * hono holds (bodilessHeads). Through hono without node (app.request).
  */
 export function setHeader(c: Context, name: string, value: string): void {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing
@@ -49,8 +50,8 @@ export const notModified = (c: Context): Response => bodiless(c, 304)
  * say it is done). Such an answer has no body, so no Content-Type or Content-Length either, yet
  * @hono/node-server gives every answer without a Content-Type `text/plain` (and a string body its
  * length), and node sends both even with a 204. Its headers are those set on node's response
- * (setHeader): hono holds none. Without node under the app (app.request), hono's own Response is
- * right as it is.
+ * (setHeader); one given to hono for it would not go out. Without node under the app
+ * (app.request), hono's own Response is right as it is.
  */
 export function bodilessHeads(): MiddlewareHandler {
   return async function bodilessHeads(c, next) {
