@@ -96,7 +96,8 @@ export async function httpCase(
       // nothing took about 6 s of PUTs at one connection to reach its steady CPU per request, and
       // 10 s at 64 connections left one connection's path still to compile (docs/speed.md). Each
       // server first answers every request it will be measured on, at 64 connections and then at
-      // one (the first figures are at one), half the time each.
+      // one (the first figures are at one), half the time each (all of it at the one count that
+      // --connections keeps).
       if (warmUpSeconds > 0) {
         const loads = endpoints.map((endpoint) => ENDPOINTS[endpoint])
         const puts = endpoints.filter((e) => e.startsWith('PUT')).map((e) => ENDPOINTS[e])
@@ -106,10 +107,14 @@ export async function httpCase(
           [hono, loads],
           ...(spp ? [[serverOf(spp), loads] as [Server, Load[]]] : []),
         ]
+        const counts = [...connectionCounts].sort((a, b) => b - a)
         for (const [server, loads] of cases)
-          for (const connections of [...connectionCounts].sort((a, b) => b - a))
-            await load(generator, server.url, loads, connections, warmUpSeconds / 2)
-        log(`each server warmed up: ${warmUpSeconds} s of its requests, at 64 connections and at 1`)
+          for (const connections of counts)
+            await load(generator, server.url, loads, connections, warmUpSeconds / counts.length)
+        log(
+          `each server warmed up: ${warmUpSeconds} s of its requests, ` +
+            `at ${counts.join(' and then ')} connection(s)`,
+        )
       }
       for (const connections of connectionCounts)
         for (const endpoint of endpoints) {
